@@ -1,0 +1,109 @@
+"""Compile the firmware for the MicroPython unix port (simulator and tests).
+
+Lays out `build/sim/` as the board's filesystem would be: every firmware module compiled to
+`.mpy` with mpy-cross, the microdot modules the firmware uses, and `boards/host.py` compiled as
+the board. `main.py` stays source, as on the board. Only files that changed are recompiled.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+BOARDS = ROOT / "boards"
+SIM_DIR = ROOT / "build" / "sim"
+# The microdot modules the firmware imports (the package's others, e.g. sse or websocket, are unused).
+MICRODOT_MODULES = ("__init__.py", "microdot.py", "helpers.py")
+
+
+def venv_bin(name):
+    candidate = Path(sys.executable).parent / name
+    return str(candidate) if candidate.exists() else name
+
+
+def mpy_cross():
+    return os.environ.get("MPY_CROSS") or venv_bin("mpy-cross")
+
+
+def micropython():
+    return os.environ.get("MICROPYTHON") or venv_bin("micropython")
+
+
+def microdot_dir():
+    import microdot
+
+    return Path(microdot.__file__).parent
+
+
+def compile_file(src, dst, source_name=None):
+    """mpy-cross src -> dst (.mpy), skipped when dst is newer than src."""
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if dst.exists() and dst.stat().st_mtime >= src.stat().st_mtime:
+        return False
+    cmd = [mpy_cross(), "-o", str(dst)]
+    if source_name:
+        cmd += ["-s", source_name]
+    cmd.append(str(src))
+    subprocess.run(cmd, check=True)
+    return True
+
+
+def firmware_sources():
+    """(source path, path on the board) for every firmware module, main.py excluded."""
+    for src in sorted(FIRMWARE.rglob("*.py")):
+        rel = src.relative_to(FIRMWARE)
+        if rel.name == "main.py" and len(rel.parts) == 1:
+            continue
+        yield src, rel
+
+
+def copy_if_changed(src, dst):
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if not dst.exists() or dst.read_bytes() != src.read_bytes():
+        shutil.copyfile(src, dst)
+
+
+def build_tree(out_dir, board_module):
+    """Compile firmware + microdot + the chosen board module into out_dir as on the board."""
+    out_dir = Path(out_dir)
+    wanted = set()
+    for src, rel in firmware_sources():
+        dst = out_dir / rel.with_suffix(".mpy")
+        compile_file(src, dst, str(rel))
+        wanted.add(dst)
+    for name in MICRODOT_MODULES:
+        dst = out_dir / "lib" / "microdot" / (name[:-3] + ".mpy")
+        compile_file(microdot_dir() / name, dst, "microdot/" + name)
+        wanted.add(dst)
+    board_src = BOARDS / board_module
+    dst = out_dir / "board.mpy"
+    if board_src.exists():
+        compile_file(board_src, dst, "board.py")
+        wanted.add(dst)
+    if (FIRMWARE / "main.py").exists():
+        copy_if_changed(FIRMWARE / "main.py", out_dir / "main.py")
+    # Remove compiled leftovers of modules that no longer exist.
+    for path in out_dir.rglob("*.mpy"):
+        if path not in wanted:
+            path.unlink()
+    return out_dir
+
+
+def build_sim():
+    return build_tree(SIM_DIR, "host.py")
+
+
+def micropython_env(tree, extra=None):
+    """Environment for running the built tree under the unix port."""
+    env = dict(os.environ)
+    env["MICROPYPATH"] = "%s:%s:.frozen" % (tree, Path(tree) / "lib")
+    if extra:
+        env.update(extra)
+    return env
+
+
+if __name__ == "__main__":
+    print(build_sim())

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the host side needs (browser, OpenSCAD, QR decoder, Graphviz, Xvfb).
+# Run as root (CI) or with sudo available; otherwise it prints the apt-get line to run.
+set -euo pipefail
+PACKAGES="python3 python3-venv python3-pip make chromium openscad zbar-tools graphviz xvfb xauth fonts-dejavu-core"
+missing=""
+for p in $PACKAGES; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "Installing Debian packages:$missing"
+if [ "$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO="sudo"; else
+  echo "Please run as root: apt-get install -y$missing" >&2; exit 1; fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,24 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "firmware"))
+sys.path.insert(0, str(ROOT / "host_tools"))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "mp_scripts"))
+
+import build  # noqa: E402
+from micropython_runner import MicroPython  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def sim_tree():
+    """The firmware compiled to .mpy for the unix port, as on the board (build/sim/)."""
+    return build.build_sim()
+
+
+@pytest.fixture(scope="session")
+def mp(sim_tree):
+    return MicroPython(sim_tree)

@@ -1,0 +1,55 @@
+"""Run firmware code in the real MicroPython unix port and bring the results back as JSON."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "host_tools"))
+
+import build  # noqa: E402
+
+MP_SCRIPTS = ROOT / "tests" / "mp_scripts"
+# A Pico W has about 205 KB of heap; the 64-bit unix port's objects are larger, so this is tighter.
+PICO_HEAP = "192K"
+
+
+class MicroPython:
+    def __init__(self, tree):
+        self.tree = Path(tree)
+        self.executable = build.micropython()
+
+    def env(self, extra=None):
+        env = build.micropython_env(self.tree, extra)
+        env["MICROPYPATH"] = "%s:%s" % (MP_SCRIPTS, env["MICROPYPATH"])
+        return env
+
+    def run(self, script, stdin="", heap=PICO_HEAP, timeout=300, env=None):
+        """Run a script file under MicroPython; returns the CompletedProcess."""
+        return subprocess.run(
+            [self.executable, "-X", "heapsize=" + heap, str(script)],
+            input=stdin, capture_output=True, text=True, timeout=timeout, env=self.env(env),
+        )
+
+    def call_many(self, module, func, calls, heap=PICO_HEAP):
+        """Call module.func(*args) for each args in calls, in one interpreter run."""
+        request = json.dumps({"module": module, "func": func, "calls": calls})
+        proc = self.run(MP_SCRIPTS / "driver.py", request, heap=heap)
+        if proc.returncode != 0:
+            raise RuntimeError("micropython failed:\n" + proc.stdout + proc.stderr)
+        return json.loads(proc.stdout)
+
+    def call(self, module, func, *args):
+        """One call; returns the result or raises RuntimeError naming the MicroPython exception."""
+        (result,) = self.call_many(module, func, [list(args)])
+        if "error" in result:
+            raise MicroPythonError(result["error"], result["msg"])
+        return result["ok"]
+
+
+class MicroPythonError(Exception):
+    def __init__(self, name, msg):
+        super().__init__("%s: %s" % (name, msg))
+        self.name = name
+        self.msg = msg
