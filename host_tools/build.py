@@ -66,8 +66,9 @@ def copy_if_changed(src, dst):
         shutil.copyfile(src, dst)
 
 
-def build_tree(out_dir, board_module):
-    """Compile firmware + microdot + the chosen board module into out_dir as on the board."""
+def build_tree(out_dir, board_module, board_extras=()):
+    """Compile firmware + microdot + the chosen board module (as board.mpy) and its helper modules
+    into out_dir, laid out as on the board."""
     out_dir = Path(out_dir)
     wanted = set()
     for src, rel in firmware_sources():
@@ -83,6 +84,10 @@ def build_tree(out_dir, board_module):
     if board_src.exists():
         compile_file(board_src, dst, "board.py")
         wanted.add(dst)
+    for extra in board_extras:
+        dst = out_dir / (extra[:-3] + ".mpy")
+        compile_file(BOARDS / extra, dst, extra)
+        wanted.add(dst)
     if (FIRMWARE / "main.py").exists():
         copy_if_changed(FIRMWARE / "main.py", out_dir / "main.py")
     # Remove compiled leftovers of modules that no longer exist.
@@ -93,7 +98,7 @@ def build_tree(out_dir, board_module):
 
 
 def build_sim():
-    return build_tree(SIM_DIR, "host.py")
+    return build_tree(SIM_DIR, "host.py", ("host_sim.py",))
 
 
 def micropython_env(tree, extra=None):

@@ -1,0 +1,229 @@
+# The host board: the simulator's and the tests' target, run under the MicroPython unix port.
+#
+# Same small API as boards/pico_w.py: display (FrameBuffer + show()), buttons, optional buzzer,
+# radio, storage folder, clock, watchdog, TCP connection gate. Here the display keeps its frames,
+# buttons are pressed by code (or the /sim page), the buzzer is recorded, storage is a folder,
+# and at most 5 TCP connections are served at once (a 6th waits), as lwIP allows on a Pico W.
+# Settings come from environment variables so that tests can run several boxes side by side.
+import os
+import sys
+import time
+
+import framebuf
+from micropython import const
+
+NAME = "host"
+WIDTH = const(128)
+HEIGHT = const(64)
+BUTTONS = ("A", "B", "C")  # left to right under the screen
+TCP_LIMIT = const(5)  # lwIP's MEMP_NUM_TCP_PCB default on the Pico W
+
+
+def _env(name, default):
+    value = os.getenv(name)
+    return default if value is None or value == "" else value
+
+
+class Display(framebuf.FrameBuffer):
+    """A 128x64 1-bit frame buffer laid out like the SSD1306's (MONO_VLSB)."""
+
+    def __init__(self):
+        self.width = WIDTH
+        self.height = HEIGHT
+        self.buffer = bytearray(WIDTH * HEIGHT // 8)
+        super().__init__(self.buffer, WIDTH, HEIGHT, framebuf.MONO_VLSB)
+        self.frame = bytes(self.buffer)  # what the panel shows since the last show()
+        self.frames = 0
+        self.inverted = False
+        self.level = 255
+        self.on = True
+
+    def show(self):
+        self.frame = bytes(self.buffer)
+        self.frames += 1
+
+    def invert(self, value):
+        self.inverted = bool(value)
+
+    def contrast(self, value):
+        self.level = value
+
+    def poweroff(self):
+        self.on = False
+
+    def poweron(self):
+        self.on = True
+
+    def lit(self, x, y):
+        """Is pixel (x, y) lit on the panel as last shown (inversion applied)?"""
+        on = (self.frame[(y >> 3) * WIDTH + x] >> (y & 7)) & 1
+        return bool(on) != self.inverted
+
+
+class Clock:
+    """Milliseconds; tests may advance() it to skip a countdown without waiting."""
+
+    def __init__(self):
+        self.offset = 0
+
+    def ticks_ms(self):
+        return time.ticks_add(time.ticks_ms(), self.offset)
+
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+    def advance(self, ms):
+        self.offset += ms
+
+
+class Buttons:
+    """Three buttons, pressed by code: press("A", 80) holds A down for 80 ms of board time."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.held = {}  # name -> tick when it is released
+
+    def press(self, name, hold_ms=80):
+        if name not in BUTTONS:
+            raise ValueError("no button " + str(name))
+        now = self.clock.ticks_ms()
+        self.held[name] = time.ticks_add(now, hold_ms)
+
+    def read(self):
+        """(A, B, C) levels, True while held down."""
+        now = self.clock.ticks_ms()
+        levels = []
+        for name in BUTTONS:
+            until = self.held.get(name)
+            down = until is not None and time.ticks_diff(until, now) > 0
+            if until is not None and not down:
+                del self.held[name]
+            levels.append(down)
+        return tuple(levels)
+
+
+class Buzzer:
+    """Records every tone: (tick, frequency Hz, duration ms)."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.tones = []
+
+    def tone(self, freq, ms):
+        self.tones.append((self.clock.ticks_ms(), freq, ms))
+        if len(self.tones) > 50:
+            self.tones.pop(0)
+
+
+class Radio:
+    """No real radio here: remembers the hotspot settings the firmware asked for."""
+
+    def __init__(self):
+        self.ssid = None
+        self.password = None
+        self.ip = _env("TIDEBOX_IP", "127.0.0.1")
+
+    def start_hotspot(self, ssid, password):
+        self.ssid = ssid
+        self.password = password
+        return self.ip
+
+
+class Watchdog:
+    """Counts feeds. With TIDEBOX_WATCHDOG_MS set, a missed feed ends the process like a reset."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.feeds = 0
+        self.timeout = int(_env("TIDEBOX_WATCHDOG_MS", "0"))
+        self.last = clock.ticks_ms()
+
+    def start(self, timeout_ms):
+        if not self.timeout:
+            self.timeout = 0  # on the host the watchdog is off unless a test asks for it
+        self.last = self.clock.ticks_ms()
+
+    def feed(self):
+        self.feeds += 1
+        self.last = self.clock.ticks_ms()
+
+    def expired(self):
+        return self.timeout and time.ticks_diff(self.clock.ticks_ms(), self.last) > self.timeout
+
+
+class TcpGate:
+    """At most TCP_LIMIT connections are served at once; the next one waits for a free slot.
+    (MicroPython's asyncio has no Semaphore; a short sleep-poll is plenty for an emulator.)"""
+
+    def __init__(self, limit=TCP_LIMIT):
+        self.limit = limit
+        self.active = 0
+        self.peak = 0
+        self.waited = 0  # connections that had to wait for a slot
+
+    async def __aenter__(self):
+        import asyncio
+
+        if self.active >= self.limit:
+            self.waited += 1
+            while self.active >= self.limit:
+                await asyncio.sleep_ms(5)
+        self.active += 1
+        if self.active > self.peak:
+            self.peak = self.active
+        return self
+
+    async def __aexit__(self, *exc):
+        self.active -= 1
+
+
+class Board:
+    name = NAME
+
+    def __init__(self):
+        self.clock = Clock()
+        self.display = Display()
+        self.buttons = Buttons(self.clock)
+        self.buzzer = None if _env("TIDEBOX_BUZZER", "1") == "0" else Buzzer(self.clock)
+        self.radio = Radio()
+        self.watchdog = Watchdog(self.clock)
+        self.tcp_gate = TcpGate()
+        self.storage_dir = _env("TIDEBOX_STATE_DIR", "sim_state")
+        self.http_port = int(_env("TIDEBOX_PORT", "8080"))
+        self.http_host = _env("TIDEBOX_HOST", "127.0.0.1")
+        self.dns_port = int(_env("TIDEBOX_DNS_PORT", "5353"))  # 53 needs root on a computer
+        self.uid = _env("TIDEBOX_UID", "e6614103e7452d2f")
+        try:
+            os.mkdir(self.storage_dir)
+        except OSError:
+            pass  # already there
+
+    def unique_id(self):
+        """The board's unique id as hex (the Pico's flash id); names the hotspot."""
+        return self.uid
+
+    def ticks_ms(self):
+        return self.clock.ticks_ms()
+
+    def ticks_diff(self, a, b):
+        return self.clock.ticks_diff(a, b)
+
+    def urandom(self, n):
+        return os.urandom(n)
+
+    def page_url(self):
+        return "http://localhost:%d/" % self.http_port
+
+    def reset(self):
+        """A board reset: on the host the process ends; the test or `make sim` starts it again."""
+        sys.exit(75)
+
+    def add_routes(self, app, box):
+        """The simulator's own pages (/sim, /sim/oled.png, /sim/press): only on the host board."""
+        import host_sim
+
+        host_sim.add_routes(app, box, self)
+
+
+def make_board():
+    return Board()

@@ -1,0 +1,114 @@
+# The simulator's pages, served by the firmware itself on the host board only:
+#   GET  /sim            the box: the OLED at 4x scale, live, and buttons A, B, C (keys a, b, c too)
+#   GET  /sim/oled.png   the current frame as a 128x64 PNG
+#   POST /sim/press      {"button": "A", "ms": 80} holds a button down (ms >= 700 is a long press)
+#   POST /sim/advance    {"ms": 15000} moves the box's clock forward (tests skip a countdown)
+#   GET  /sim/status     {"frames": n, "tones": [...], "tcp_peak": n, "screen": "..."}
+import binascii
+import json
+import struct
+
+_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>Tidebox simulator</title>
+<style>body{font-family:sans-serif;background:#222;color:#eee;text-align:center;margin:1em}
+img{width:512px;max-width:96vw;image-rendering:pixelated;border:8px solid #000;background:#000}
+button{font-size:1.6em;width:3.2em;height:2.4em;margin:.6em}p{color:#aaa}</style>
+<h1>Tidebox</h1><img id="oled" src="/sim/oled.png" alt="OLED screen">
+<div><button id="A">A</button><button id="B">B</button><button id="C">C</button></div>
+<p>Click for a short press, hold for a long press (or keys a, b, c). Phones join at
+<a href="/">/</a>.</p>
+<script>
+var img=document.getElementById('oled'),down={};
+function send(b,ms){fetch('/sim/press',{method:'POST',headers:{'Content-Type':'application/json'},
+body:JSON.stringify({button:b,ms:ms})});}
+function start(b){down[b]=Date.now();}
+function stop(b){if(down[b]){var ms=Date.now()-down[b];delete down[b];send(b,Math.max(ms,60));}}
+['A','B','C'].forEach(function(b){var e=document.getElementById(b);
+e.addEventListener('pointerdown',function(){start(b);});
+e.addEventListener('pointerup',function(){stop(b);});
+e.addEventListener('pointerleave',function(){stop(b);});
+e.addEventListener('keydown',function(ev){if(ev.key==='Enter'||ev.key===' '){ev.preventDefault();
+if(!ev.repeat)start(b);}});
+e.addEventListener('keyup',function(ev){if(ev.key==='Enter'||ev.key===' ')stop(b);});});
+document.addEventListener('keydown',function(ev){var b=ev.key.toUpperCase();
+if('ABC'.indexOf(b)>=0&&b.length===1&&!ev.repeat&&ev.target.tagName!=='BUTTON')start(b);});
+document.addEventListener('keyup',function(ev){var b=ev.key.toUpperCase();
+if('ABC'.indexOf(b)>=0&&b.length===1&&ev.target.tagName!=='BUTTON')stop(b);});
+var n=0;setInterval(function(){var i=new Image();i.onload=function(){img.src=i.src;};
+i.src='/sim/oled.png?'+(n++);},250);
+</script></html>"""
+
+
+def _chunk(kind, data):
+    body = kind + data
+    return struct.pack(">I", len(data)) + body + struct.pack(">I", binascii.crc32(body) & 0xFFFFFFFF)
+
+
+def _adler32(data):
+    a = 1
+    b = 0
+    for byte in data:
+        a = (a + byte) % 65521
+        b = (b + a) % 65521
+    return (b << 16) | a
+
+
+def png_1bit(display):
+    """The shown frame as a 1-bit greyscale PNG (lit pixels white), stored-deflate (no compressor
+    needed on the board; 128x64 is 1 KB of pixels)."""
+    w = display.width
+    h = display.height
+    row_bytes = w // 8
+    raw = bytearray((row_bytes + 1) * h)
+    for y in range(h):
+        base = y * (row_bytes + 1)  # first byte of each row is the PNG filter type (0: none)
+        for x in range(w):
+            if display.lit(x, y):
+                raw[base + 1 + (x >> 3)] |= 0x80 >> (x & 7)
+    # zlib stream with one stored block: header, block header, data, adler32
+    zdata = b"\x78\x01" + b"\x01" + struct.pack("<HH", len(raw), len(raw) ^ 0xFFFF) + raw
+    zdata += struct.pack(">I", _adler32(raw))
+    header = struct.pack(">IIBBBBB", w, h, 1, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zdata) + _chunk(b"IEND", b"")
+
+
+def add_routes(app, box, board):
+    from microdot import Response
+
+    @app.get("/sim")
+    async def sim_page(request):
+        return Response(_PAGE, headers={"Content-Type": "text/html; charset=utf-8"})
+
+    @app.get("/sim/oled.png")
+    async def sim_png(request):
+        headers = {"Content-Type": "image/png", "Cache-Control": "no-store"}
+        return Response(png_1bit(board.display), headers=headers)
+
+    @app.post("/sim/press")
+    async def sim_press(request):
+        data = request.json if isinstance(request.json, dict) else {}
+        button = data.get("button")
+        ms = data.get("ms", 80)
+        if button not in ("A", "B", "C") or type(ms) is not int or not 0 < ms <= 10000:
+            return {"error": "press needs button A, B or C and ms from 1 to 10000"}, 400
+        board.buttons.press(button, ms)
+        return {"pressed": button, "ms": ms}
+
+    @app.post("/sim/advance")
+    async def sim_advance(request):
+        data = request.json if isinstance(request.json, dict) else {}
+        ms = data.get("ms")
+        if type(ms) is not int or not 0 < ms <= 3600000:
+            return {"error": "advance needs ms from 1 to 3600000"}, 400
+        board.clock.advance(ms)
+        return {"advanced": ms}
+
+    @app.get("/sim/status")
+    async def sim_status(request):
+        tones = board.buzzer.tones if board.buzzer else []
+        return json.dumps({
+            "frames": board.display.frames, "tones": [list(t) for t in tones],
+            "tcp_peak": board.tcp_gate.peak, "tcp_waited": board.tcp_gate.waited,
+            "screen": box.reader.screen if box.reader else None,
+            "feeds": board.watchdog.feeds, "inverted": board.display.inverted,
+        }), 200, {"Content-Type": "application/json"}

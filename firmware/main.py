@@ -1,0 +1,110 @@
+# Tidebox: the only place that wires the board, the box and the web server together.
+#
+# On the board, `board` is boards/pico_w.py (or pico2_w.py) installed as board.mpy; in the
+# simulator and the tests it is boards/host.py. Nothing else in the firmware touches hardware.
+import gc
+import sys
+
+import asyncio
+import board as board_module
+from micropython import const
+
+from tidebox import hotspot, web
+from tidebox.box import Box
+from tidebox.buttons import Buttons
+from tidebox.reader import Reader
+from tidebox.storage import Storage
+
+LOOP_MS = const(10)  # button sampling period; debouncing needs a few samples per bounce
+WATCHDOG_MS = const(8000)  # the RP2040's longest watchdog period is 8388 ms
+CRASH_LOG = "crash.log"
+CRASH_LOG_CAP = const(4096)  # bytes kept on flash; older entries are dropped
+RESTART_PAUSE_MS = const(500)
+
+
+def log_crash(storage, where, exc):
+    """Write an unhandled exception to a size-capped log on flash (never raises)."""
+    try:
+        import io
+
+        buf = io.StringIO()
+        sys.print_exception(exc, buf)
+        storage.append_log(CRASH_LOG, "--- %s\n%s" % (where, buf.getvalue()), CRASH_LOG_CAP)
+    except Exception:  # noqa: BLE001 - the log must never take the box down with it
+        pass
+
+
+async def keep_running(name, make_task, storage):
+    """Run a task; if it dies, log why and start it again after a short pause."""
+    while True:
+        try:
+            await make_task()
+            return
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            log_crash(storage, name, exc)
+            gc.collect()
+            await asyncio.sleep_ms(RESTART_PAUSE_MS)
+
+
+async def reader_loop(board, reader):
+    buttons = Buttons(("A", "B", "C"))
+    watchdog = board.watchdog
+    while True:
+        now = board.ticks_ms()
+        for name, kind in buttons.poll(board.buttons.read(), now):
+            reader.press(name, kind)
+        reader.tick(now)
+        watchdog.feed()
+        await asyncio.sleep_ms(LOOP_MS)
+
+
+def make_qr_drawer(box, board):
+    """Draws the join screen's QR codes when the QR module is part of this build."""
+    try:
+        from tidebox import qr
+    except ImportError:
+        return None
+    return qr.join_drawer(box.ssid(), box.password, board.page_url())
+
+
+async def main(board):
+    storage = Storage(board.storage_dir)
+    box = Box(board, storage)
+    box.password = hotspot.load_or_create(storage, board.urandom)
+    ip = board.radio.start_hotspot(box.ssid(), box.password)
+    reader = Reader(box, board.display, board.buzzer)
+    reader.qr_drawer = make_qr_drawer(box, board)
+    resumable = box.load()
+    reader.boot(board.ticks_ms(), resumable)
+    board.watchdog.start(WATCHDOG_MS)
+    app = web.make_app(box, board)
+    tasks = [
+        keep_running("web", lambda: app.start_server(host=board.http_host, port=board.http_port), storage),
+        keep_running("reader", lambda: reader_loop(board, reader), storage),
+    ]
+    try:
+        from tidebox.dns import CaptiveDNS
+
+        dns = CaptiveDNS(ip, board.dns_port)
+        tasks.append(keep_running("dns", dns.run, storage))
+    except ImportError:
+        pass
+    gc.collect()
+    print("tidebox: %s on port %d, %d bytes free" % (board.name, board.http_port, gc.mem_free()))
+    await asyncio.gather(*tasks)
+
+
+def run():
+    board = board_module.make_board()
+    try:
+        asyncio.run(main(board))
+    except KeyboardInterrupt:
+        pass
+    except Exception as exc:  # noqa: BLE001 - last resort: log, then reset and resume the saved game
+        log_crash(Storage(board.storage_dir), "main", exc)
+        board.reset()
+
+
+run()

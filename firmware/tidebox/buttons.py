@@ -1,0 +1,44 @@
+# Debounced buttons with short and long presses.
+#
+# The board reports raw levels (True while held); this turns them into events. A press counts once
+# the level has been stable for DEBOUNCE_MS (contact bounce on tactile switches lasts ~5-10 ms).
+# Holding LONG_MS or more gives one "long" event while still held; releasing earlier gives "short".
+import time
+
+from micropython import const
+
+DEBOUNCE_MS = const(25)
+LONG_MS = const(700)
+SHORT = "short"
+LONG = "long"
+
+
+class Buttons:
+    def __init__(self, names):
+        self.names = names
+        count = len(names)
+        self.raw = [False] * count  # last raw level seen
+        self.raw_since = [0] * count  # when the raw level last changed
+        self.stable = [False] * count  # debounced level
+        self.down_at = [0] * count  # when the debounced press began
+        self.long_sent = [False] * count
+
+    def poll(self, levels, now):
+        """Feed the raw levels at time `now` (ms); returns a list of (name, SHORT|LONG) events."""
+        events = []
+        for i in range(len(self.names)):
+            level = bool(levels[i])
+            if level != self.raw[i]:
+                self.raw[i] = level
+                self.raw_since[i] = now
+            elif level != self.stable[i] and time.ticks_diff(now, self.raw_since[i]) >= DEBOUNCE_MS:
+                self.stable[i] = level
+                if level:
+                    self.down_at[i] = self.raw_since[i]
+                    self.long_sent[i] = False
+                elif not self.long_sent[i]:
+                    events.append((self.names[i], SHORT))
+            if self.stable[i] and not self.long_sent[i] and time.ticks_diff(now, self.down_at[i]) >= LONG_MS:
+                self.long_sent[i] = True
+                events.append((self.names[i], LONG))
+        return events

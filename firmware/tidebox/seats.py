@@ -1,0 +1,108 @@
+# Who is at the table: joined names, their secret seat tokens and one-time rejoin codes.
+# This is the box's own (any game joins players the same way); the game only sees names and seats.
+import binascii
+
+from micropython import const
+
+TOKEN_BYTES = const(16)  # 128 random bits from the hardware RNG: not guessable from a phone
+CODE_DIGITS = const(6)
+
+
+def _hex(raw):
+    return binascii.hexlify(raw).decode()
+
+
+class Seats:
+    def __init__(self, urandom, max_players, check_name):
+        self.urandom = urandom
+        self.max_players = max_players
+        self.check_name = check_name  # the game's name rule (raises its own error with a message)
+        self.names = []
+        self.tokens = []
+        self.present = []  # False once the reader has dropped the seat
+        self.codes = {}  # rejoin code -> seat, one-time
+
+    def new_token(self):
+        return _hex(self.urandom(TOKEN_BYTES))
+
+    def join(self, name):
+        """Adds a player; returns (seat, token). Raises ValueError with a message for a person."""
+        if len(self.names) >= self.max_players:
+            raise ValueError("the table is full")
+        name = self.check_name(name, self.names)
+        token = self.new_token()
+        self.names.append(name)
+        self.tokens.append(token)
+        self.present.append(True)
+        return len(self.names) - 1, token
+
+    def seat_of(self, token):
+        """The seat a token belongs to, or None. Compares every token so timing says nothing."""
+        found = None
+        if not isinstance(token, str) or len(token) != TOKEN_BYTES * 2:
+            return None
+        for seat, known in enumerate(self.tokens):
+            same = 0
+            for a, b in zip(known, token):
+                same |= ord(a) ^ ord(b)
+            if same == 0 and self.present[seat]:
+                found = seat
+        return found
+
+    def rejoin_code(self, seat):
+        """A fresh one-time code for a seat; any older code for that seat stops working."""
+        for code in list(self.codes):
+            if self.codes[code] == seat:
+                del self.codes[code]
+        while True:
+            raw = self.urandom(4)
+            number = ((raw[0] << 24) | (raw[1] << 16) | (raw[2] << 8) | raw[3]) % 1000000
+            code = "%06d" % number
+            if code not in self.codes:
+                break
+        self.codes[code] = seat
+        return code
+
+    def use_code(self, code):
+        """Takes a seat back with a code: the seat gets a new token (the old phone is signed out)."""
+        if not isinstance(code, str) or code not in self.codes:
+            raise ValueError("that rejoin code is not valid: ask the reader for a new one")
+        seat = self.codes.pop(code)
+        if not self.present[seat]:
+            raise ValueError("that seat has left the game")
+        token = self.new_token()
+        self.tokens[seat] = token
+        return seat, token
+
+    def drop(self, seat):
+        self.present[seat] = False
+        self.tokens[seat] = ""
+        for code in list(self.codes):
+            if self.codes[code] == seat:
+                del self.codes[code]
+
+    def remove_unstarted(self, seat):
+        """Before a game starts a seat can simply be removed (later seats move up)."""
+        for lst in (self.names, self.tokens, self.present):
+            lst.pop(seat)
+        self.codes = {}
+
+    def count(self):
+        return sum(1 for p in self.present if p)
+
+    def to_dict(self):
+        return {"names": self.names, "tokens": self.tokens, "present": self.present, "codes": self.codes}
+
+    def load(self, data):
+        names = data.get("names")
+        tokens = data.get("tokens")
+        present = data.get("present")
+        codes = data.get("codes", {})
+        if not (isinstance(names, list) and isinstance(tokens, list) and isinstance(present, list)):
+            raise ValueError("saved seats are damaged")
+        if not len(names) == len(tokens) == len(present) or len(names) > self.max_players:
+            raise ValueError("saved seats are damaged")
+        self.names = names
+        self.tokens = tokens
+        self.present = present
+        self.codes = codes if isinstance(codes, dict) else {}

@@ -1,0 +1,180 @@
+# Token Tide's screens: setup, the tide card, the allocation countdown, the stepped reveal, the end.
+from tidebox import draw, timer
+from tidebox.games import token_tide as game
+
+DECK_LABELS = ("Shuffled", "Numbered", "Short (4)")
+PAGE = 5  # list lines between the title and the hints
+
+
+def _names(box):
+    return box.seats.names
+
+
+def draw_setup(fb, r, now):
+    box = r.box
+    o = box.options
+    seconds = timer.TIMER_CHOICES[o["timer"] % len(timer.TIMER_CHOICES)]
+    lines = [
+        "Deck " + DECK_LABELS[o["deck"] % 3],
+        "Timer " + ("%d s" % seconds if seconds else "off"),
+        "Reader " + _names(box)[o["reader"]],
+        "Practice " + ("yes" if o["practice"] else "no"),
+    ]
+    draw.title(fb, "Setup")
+    draw.rows(fb, lines, y=12, step=10, cursor=r.cursor)
+    draw.hints_or_message(fb, r.message, "next", "edit", "go")
+
+
+def round_label(state):
+    if state["round"] < 0:
+        return "Practice round"
+    return "Round %d of %d" % (state["round"] + 1, len(state["deck"]))
+
+
+def draw_card(fb, r, now):
+    state = r.box.state
+    card = game.current_card(state)
+    draw.title(fb, round_label(state))
+    fb.text(draw.fit("Reader " + _names(r.box)[state["reader"]], 16), 0, 11)
+    draw.center(fb, card[1], 21)
+    fb.text("TARGET", 0, 38)
+    draw.big(fb, str(card[2]), 56, 31, 3)
+    fb.text(card[0], 96, 38)
+    draw.hints_or_message(fb, r.message, "menu", "", "go")
+
+
+def draw_allocate(fb, r, now):
+    box = r.box
+    state = box.state
+    card = game.current_card(state)
+    seated = [i for i in range(len(state["names"])) if state["seated"][i]]
+    waiting = game.waiting_for(state)
+    ready = len(seated) - len(waiting)
+    fb.text("%s  T%d" % (draw.fit(round_label(state), 11), card[2]), 0, 0)
+    countdown = box.countdown
+    if countdown.running():
+        left = countdown.left_ms(now)
+        secs = (left + 999) // 1000
+        if left == 0:
+            draw.big_center(fb, "TIME", 10, 3)
+        else:
+            draw.big_center(fb, "%d:%02d" % (secs // 60, secs % 60), 10, 3)
+        total = countdown.total_ms or 1
+        draw.bar(fb, 0, 36, draw.W, 5, left / total)
+    else:
+        draw.big_center(fb, "%d/%d" % (ready, len(seated)), 10, 3)
+    if not waiting:
+        fb.fill_rect(0, 43, draw.W, 10, 1)
+        draw.center(fb, "ALL READY", 44, 0)
+        draw.hints_or_message(fb, r.message, "menu", "+15s", "show")
+    else:
+        wait = " ".join(draw.fit(state["names"][i], 5) for i in waiting)
+        fb.text(draw.fit("%d/%d %s" % (ready, len(seated), wait), 16), 0, 44)
+        draw.hints_or_message(fb, r.message, "menu", "+15s", "")
+
+
+def _reveal_lines(r, last):
+    """The lines of the current reveal step (before paging)."""
+    names = _names(r.box)
+    rows = [i for i in range(len(last["scores"])) if last["allocations"][i] is not None]
+    step = r.REVEAL_STEPS[r.step]
+    if step == "quantities":
+        return [
+            "Beacon best %s" % (last["beacon_best"] or "-"),
+            "Grove best  %s" % (last["grove_best"] or "-"),
+            "Mooring aim %d" % last["target"],
+        ]
+    if step in ("beacon", "grove"):
+        k = 0 if step == "beacon" else 1
+        won = [i for i in rows if last["scores"][i][k]]
+        if not won:
+            return ["nobody scores"]
+        return ["%s %d %s" % (draw.fit(names[i], 7), last["scores"][i][k],
+                              "sole" if len(won) == 1 else "tie") for i in won]
+    if step == "mooring":
+        won = [i for i in rows if last["scores"][i][2]]
+        if not won:
+            return ["nobody scores"]
+        return ["%s %d %s" % (draw.fit(names[i], 8), last["scores"][i][2],
+                              "exact" if last["scores"][i][2] == 3 else "1 off") for i in won]
+    if step == "points":
+        return ["%s %d" % (draw.fit(names[i], 12), sum(last["scores"][i])) for i in rows]
+    state = r.box.state
+    return ["%d %s %d" % (n + 1, draw.fit(names[i], 10), t) for n, (i, t) in enumerate(game.standings(state))]
+
+
+def reveal_pages(r, last):
+    lines = _reveal_lines(r, last)
+    return max(1, (len(lines) + PAGE - 1) // PAGE)
+
+
+def draw_reveal(fb, r, now):
+    state = r.box.state
+    last = state["last"]
+    step = r.REVEAL_STEPS[r.step]
+    titles = {"quantities": "Winning amounts", "beacon": "Beacon", "grove": "Grove", "mooring": "Mooring",
+              "points": "Round points", "standings": "Standings"}
+    lines, pages = draw.page(_reveal_lines(r, last), r.page, PAGE)
+    title = titles[step]
+    if step == "beacon" and last["beacon_best"]:
+        title += " (%d)" % last["beacon_best"]
+    elif step == "grove" and last["grove_best"]:
+        title += " (%d)" % last["grove_best"]
+    if pages > 1:
+        title += " %d/%d" % (r.page % pages + 1, pages)
+    if last["round"] < 0 and step == "points":
+        title = "Practice: 0 kept"
+    draw.title(fb, title)
+    if step == "quantities":
+        draw.rows(fb, lines, y=14, step=12)
+    else:
+        draw.rows(fb, lines)
+    last_step = r.step + 1 == len(r.REVEAL_STEPS) and r.page + 1 >= pages
+    game_ends = len(state["history"]) == len(state["deck"])
+    draw.hints_or_message(fb, r.message, "back", "", "end" if last_step and game_ends else "next")
+
+
+def standings_page(r):
+    lines = ["%d %s %d" % (n + 1, draw.fit(_names(r.box)[i], 10), t)
+             for n, (i, t) in enumerate(game.standings(r.box.state))]
+    return draw.page(lines, r.page, PAGE)
+
+
+def draw_final(fb, r, now):
+    state = r.box.state
+    if r.step == 0:
+        won = game.winners(state)
+        draw.title(fb, "WINNER" if len(won) == 1 else "WINNERS (tie)")
+        names = [draw.fit(state["names"][i], 8) for i in won]
+        if len(names) == 1:
+            draw.big_center(fb, names[0], 18, 2)
+            draw.center(fb, "%d points" % state["totals"][won[0]], 40)
+        else:
+            draw.rows(fb, names[:4] + (["+%d more" % (len(names) - 4)] if len(names) > 4 else []), y=12)
+        draw.hints_or_message(fb, r.message, "", "", "next")
+        return
+    lines, pages = standings_page(r)
+    draw.title(fb, "Final %d/%d" % (r.page % pages + 1, pages) if pages > 1 else "Final standings")
+    draw.rows(fb, lines)
+    draw.hints_or_message(fb, r.message, "top", "", "next")
+
+
+def draw_entry(fb, r, now):
+    name = _names(r.box)[r.pick]
+    draw.title(fb, draw.fit(name, 10) + " enters")
+    islands = game.ISLANDS
+    for i in range(3):
+        y = 12 + i * 13
+        selected = i == r.cursor
+        if selected:
+            fb.fill_rect(0, y - 2, draw.W, 12, 1)
+        fb.text(islands[i], 2, y, 0 if selected else 1)
+        fb.text(str(r.entry[i]), 110, y, 0 if selected else 1)
+    left = game.COUNTERS - sum(r.entry)
+    if r.message:
+        draw.hints_or_message(fb, r.message, "", "", "")
+    elif left == 0:
+        draw.hints(fb, "isle", "+1", "lock")
+    else:
+        fb.text("%d of 7 left" % left if left > 0 else "%d too many" % -left, 0, 45)
+        draw.hints(fb, "isle", "+1", "")

@@ -1,0 +1,540 @@
+// Token Tide phone page: takes a seat, follows the box's state, sends this player's allocation.
+// It talks only to the box that served it, one request at a time (a Pico W has 5 TCP connections
+// for up to 8 phones). Player text is always set as text, never as markup.
+(function () {
+  'use strict';
+
+  var ISLANDS = ['Beacon', 'Grove', 'Mooring'];
+  var COUNTERS = 7;
+  var CARDS = {
+    P00: 'Practice', T01: 'Low Water', T02: 'Middle Water', T03: 'High Water',
+    T04: 'Shallow Channel', T05: 'Full Channel', T06: 'Turning Water'
+  };
+  var TOKEN_KEY = 'tidebox.token';
+  var DRAFT_KEY = 'tidebox.draft';
+  var POLL_MS = 1000; // about once a second while the page is visible
+  var HIDDEN_MS = 5000; // a phone in a pocket asks less often
+  var TIMEOUT_MS = 6000; // a request the box never answers counts as an error
+
+  function $(id) { return document.getElementById(id); }
+  function now() { return Date.now(); }
+
+  // ---------------------------------------------------------------- storage
+  // localStorage keeps the seat across reloads, lost Wi-Fi and a locked screen. Where it is not
+  // available (some private modes), the seat lasts as long as the page.
+  var mem = {};
+  function load(key) {
+    try { return localStorage.getItem(key); } catch (e) { return key in mem ? mem[key] : null; }
+  }
+  function store(key, value) {
+    if (value == null) delete mem[key]; else mem[key] = value;
+    try {
+      if (value == null) localStorage.removeItem(key); else localStorage.setItem(key, value);
+    } catch (e) { /* memory only */ }
+  }
+
+  // ---------------------------------------------------------------- DOM helpers
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = String(text);
+    return e;
+  }
+  function fill(parent, kids) {
+    parent.textContent = '';
+    kids.forEach(function (k) { parent.appendChild(k); });
+  }
+  function show(id, on) { $(id).hidden = !on; }
+  function setText(id, text) {
+    var e = $(id);
+    text = text == null ? '' : String(text);
+    if (e.textContent !== text) e.textContent = text;
+  }
+  function list(names) {
+    if (names.length < 2) return names.join('');
+    return names.slice(0, -1).join(', ') + ' and ' + names[names.length - 1];
+  }
+
+  // ---------------------------------------------------------------- talking to the box
+  var token = load(TOKEN_KEY);
+  var S = null; // the last full state
+  var ver = null; // its version; null asks for a full state
+  var arrived = 0; // when S arrived (the countdown runs from here)
+  var queue = [];
+  var busy = false;
+
+  // Every request goes through one queue: never two at once.
+  function api(method, path, body) {
+    return new Promise(function (resolve) {
+      queue.push([method, path, body, resolve]);
+      pump();
+    });
+  }
+  function pump() {
+    if (busy || !queue.length) return;
+    busy = true;
+    var job = queue.shift();
+    send(job[0], job[1], job[2]).then(function (r) {
+      busy = false;
+      job[3](r);
+      pump();
+    });
+  }
+  // Resolves {status, data}; status 0 means the box could not be reached.
+  function send(method, path, body) {
+    var ctl = typeof AbortController === 'function' ? new AbortController() : null;
+    var timer = setTimeout(function () { if (ctl) ctl.abort(); }, TIMEOUT_MS);
+    var headers = {};
+    var opts = { method: method, headers: headers, cache: 'no-store' };
+    if (token) headers['X-Seat-Token'] = token;
+    if (ctl) opts.signal = ctl.signal;
+    if (body) {
+      headers['Content-Type'] = 'application/json';
+      opts.body = JSON.stringify(body);
+    }
+    return fetch(path, opts).then(function (res) {
+      return res.text().then(function (text) {
+        var data = null;
+        try { data = JSON.parse(text); } catch (e) { /* not JSON */ }
+        return { status: res.status, data: data && typeof data === 'object' ? data : {} };
+      });
+    }).catch(function () {
+      return { status: 0, data: {} };
+    }).then(function (r) {
+      clearTimeout(timer);
+      return r;
+    });
+  }
+
+  var polling = false;
+  var again = false;
+  var pollTimer = 0;
+  var fails = 0;
+
+  function poll() {
+    clearTimeout(pollTimer);
+    if (polling) return;
+    polling = true;
+    api('GET', '/api/state' + (S && ver != null ? '?v=' + ver : '')).then(function (r) {
+      var d = r.data;
+      var next = POLL_MS;
+      polling = false;
+      if (r.status === 200 && typeof d.v === 'number') {
+        fails = 0;
+        show('net', false);
+        if ('box' in d) {
+          S = d;
+          ver = d.v;
+          arrived = now();
+          render();
+        } else if (!S || d.v !== ver) {
+          ver = null; // "unchanged" about a state we do not have: ask for all of it
+          next = 0;
+        }
+      } else {
+        fails += 1;
+        if (fails > 1) show('net', true);
+        next = fails < 3 ? 3000 : 5000;
+      }
+      if (again) {
+        again = false;
+        next = 0;
+      }
+      if (document.hidden) next = Math.max(next, HIDDEN_MS);
+      pollTimer = setTimeout(poll, next);
+    });
+  }
+  // Something changed on our side: fetch the whole state as soon as possible.
+  function refresh() {
+    ver = null;
+    if (polling) again = true; else poll();
+  }
+  function wake() {
+    if (!document.hidden) poll();
+  }
+  window.addEventListener('focus', wake);
+  window.addEventListener('online', wake);
+  window.addEventListener('pageshow', wake);
+  document.addEventListener('visibilitychange', wake);
+
+  function failure(r) {
+    if (r.data.error) return r.data.error;
+    if (!r.status) return 'No answer from the box. Are you on its Wi-Fi? Try again.';
+    return 'The box refused (' + r.status + '). Try again.';
+  }
+
+  // ---------------------------------------------------------------- joining
+  function enter(path, body, button, err) {
+    $(button).disabled = true;
+    setText(err, '');
+    api('POST', path, body).then(function (r) {
+      $(button).disabled = false;
+      if (r.status === 200 && r.data.token) {
+        token = String(r.data.token);
+        store(TOKEN_KEY, token);
+        refresh();
+      } else {
+        setText(err, failure(r));
+      }
+    });
+  }
+  $('joinForm').addEventListener('submit', function (e) {
+    e.preventDefault();
+    var name = $('name').value.trim();
+    if (!name) setText('joinErr', 'Type your name first.');
+    else enter('/api/join', { name: name }, 'joinBtn', 'joinErr');
+  });
+  $('rejoinForm').addEventListener('submit', function (e) {
+    e.preventDefault();
+    var code = $('code').value.replace(/\D/g, '');
+    if (!code) setText('rejoinErr', 'Type the code the box shows.');
+    else enter('/api/rejoin', { code: code }, 'rejoinBtn', 'rejoinErr');
+  });
+
+  // ---------------------------------------------------------------- rendering
+  function render() {
+    var s = S;
+    var g = s.game;
+    var view = !s.you ? 'join' : g && (s.box === 'play' || s.box === 'over') ? 'game' : 'lobby';
+    setText('me', s.you ? 'You: ' + s.you.name : '');
+    show('join', view === 'join');
+    show('lobby', view === 'lobby');
+    show('game', view === 'game');
+    if (view === 'join') renderJoin(s);
+    else if (view === 'lobby') renderLobby(s);
+    else renderGame(g);
+    tick();
+  }
+
+  function renderJoin(s) {
+    var note = '';
+    if (token) {
+      note = 'The box no longer knows this phone\u2019s seat. Join again, or ask the reader for a rejoin code.';
+    } else if (s.box !== 'join') {
+      note = 'A game is under way. Playing already? Ask the reader for a rejoin code.';
+    }
+    setText('joinNote', note);
+    show('joinNote', !!note);
+  }
+
+  function renderLobby(s) {
+    var here = s.seats.filter(function (p) { return p.present; }).length;
+    setText('lobbyMsg', s.box === 'setup'
+      ? 'The reader is choosing the options on the box. The game starts soon.'
+      : 'The reader starts the game from the box. Others join on the Wi-Fi \u201c' + s.ssid + '\u201d.');
+    setText('seatsHead', 'At the table: ' + here + (here === 1 ? ' player' : ' players'));
+    fill($('seats'), s.seats.map(function (p, i) {
+      var li = el('li');
+      li.appendChild(el('span', null, p.name));
+      var tag = i === s.you.seat ? 'you' : p.present ? '' : 'left';
+      if (tag) li.appendChild(el('span', 'tag', tag));
+      return li;
+    }));
+  }
+
+  function roundName(round, rounds) {
+    return round < 0 ? 'Practice round (not scored)' : 'Round ' + (round + 1) + (rounds ? ' of ' + rounds : '');
+  }
+
+  var draft = [0, 0, 0];
+  var draftKey = '';
+  var sending = false;
+  var shownPhase = '';
+
+  function renderGame(g) {
+    var me = typeof g.you === 'number' ? g.you : -1;
+    var players = g.players;
+    var phase = g.phase;
+    var over = phase === 'over';
+    var seated = me >= 0 && players[me] && players[me].seated;
+    var allocating = phase === 'allocate' && seated;
+    var reader = players[g.reader];
+
+    // the tide
+    setText('roundLabel', over ? 'Game over' : roundName(g.round, g.rounds));
+    setText('cardName', g.card ? g.card[1] : 'Final standings');
+    show('targetLine', !!g.card);
+    if (g.card) {
+      var t = g.card[2];
+      setText('target', t);
+      setText('h2', 'target ' + t + ': exactly ' + t + ' earns 3, ' + (t - 1) + ' or ' + (t + 1) + ' earns 1');
+    }
+    setText('readerLine', over || !reader ? '' : 'Reader: ' + reader.name + (g.reader === me ? ' (you)' : ''));
+
+    // the one line a player needs at a glance
+    var waiting = [];
+    players.forEach(function (p, i) { if (p.seated && !p.ready && i !== me) waiting.push(p.name); });
+    var status;
+    if (over) {
+      var won = g.winners.indexOf(me) >= 0;
+      status = won ? (g.winners.length > 1 ? 'You share the victory!' : 'You win!') : 'The game is over.';
+    } else if (phase === 'revealed') {
+      status = 'Revealed. The reader turns the next card on the box.';
+    } else if (me < 0) {
+      status = 'You are watching this game.';
+    } else if (!seated) {
+      status = 'You have left this game.';
+    } else if (g.locked) {
+      status = waiting.length ? 'You are ready. Waiting for ' + list(waiting) + '.'
+        : 'Everybody is ready: the reader reveals on the box.';
+    } else {
+      status = 'Place all 7 counters, then tap Ready.';
+    }
+    setText('status', status);
+
+    // allocating
+    if (allocating) {
+      var key = g.round + '/' + (g.card ? g.card[0] : '') + '/' + me;
+      if (g.locked && g.mine) {
+        draft = g.mine.slice();
+        draftKey = key;
+        saveDraft();
+      } else if (key !== draftKey) {
+        draftKey = key;
+        draft = g.mine ? g.mine.slice() : loadDraft(key);
+      }
+    }
+    show('alloc', allocating && !g.locked);
+    show('locked', allocating && !!g.locked);
+    if (allocating && !g.locked) renderAlloc();
+    if (allocating && g.locked) {
+      fill($('lockedList'), ISLANDS.map(function (name, i) {
+        var li = el('li', null, name);
+        li.appendChild(el('b', null, g.mine ? g.mine[i] : '?'));
+        return li;
+      }));
+    }
+
+    // who is ready (names only)
+    show('readyBox', phase === 'allocate');
+    if (phase === 'allocate') {
+      var ready = players.filter(function (p) { return p.seated && p.ready; }).length;
+      var count = players.filter(function (p) { return p.seated; }).length;
+      setText('readyHead', 'Who is ready: ' + ready + ' of ' + count);
+      fill($('readyList'), players.map(function (p, i) {
+        var li = el('li');
+        li.appendChild(el('span', null, p.name + (i === me ? ' (you)' : '')));
+        li.appendChild(el('span', 'tag', !p.seated ? 'left' : p.ready ? '\u2713 ready' : 'thinking\u2026'));
+        return li;
+      }));
+    }
+
+    renderFinal(g, me, over);
+    renderReveal(g, me, phase);
+    renderSheet(g, me);
+  }
+
+  function renderAlloc() {
+    var sum = draft[0] + draft[1] + draft[2];
+    var left = COUNTERS - sum;
+    for (var i = 0; i < 3; i++) {
+      var input = $('i' + i);
+      if (document.activeElement !== input && input.value !== String(draft[i])) input.value = draft[i];
+    }
+    var buttons = $('alloc').querySelectorAll('button[data-i]');
+    for (var j = 0; j < buttons.length; j++) {
+      var b = buttons[j];
+      var at = draft[+b.getAttribute('data-i')];
+      b.disabled = b.getAttribute('data-d') === '1' ? left <= 0 : at <= 0;
+    }
+    setText('left', left >= 0
+      ? left + ' of 7 left' + (left === 0 ? ': all placed' : '')
+      : -left + ' too many: ' + sum + ' placed, take ' + -left + ' away');
+    $('ready').disabled = left !== 0 || sending;
+  }
+
+  function saveDraft() {
+    store(DRAFT_KEY, JSON.stringify({ k: draftKey, a: draft }));
+  }
+  function loadDraft(key) {
+    try {
+      var d = JSON.parse(load(DRAFT_KEY));
+      if (d && d.k === key && d.a && d.a.length === 3) return d.a.map(clamp);
+    } catch (e) { /* no draft */ }
+    return [0, 0, 0];
+  }
+  function clamp(n) {
+    n = parseInt(n, 10);
+    return isNaN(n) || n < 0 ? 0 : n > COUNTERS ? COUNTERS : n;
+  }
+
+  $('alloc').addEventListener('click', function (e) {
+    var b = e.target.closest && e.target.closest('button[data-i]');
+    if (!b || b.disabled) return;
+    var i = +b.getAttribute('data-i');
+    draft[i] = clamp(draft[i] + +b.getAttribute('data-d'));
+    setText('allocErr', '');
+    saveDraft();
+    renderAlloc();
+  });
+  [0, 1, 2].forEach(function (i) {
+    var input = $('i' + i);
+    input.addEventListener('input', function () {
+      draft[i] = clamp(input.value);
+      saveDraft();
+      renderAlloc();
+    });
+    input.addEventListener('change', function () { input.value = draft[i]; });
+    input.addEventListener('blur', function () { input.value = draft[i]; });
+    input.addEventListener('focus', function () { input.select(); });
+  });
+
+  $('alloc').addEventListener('submit', function (e) {
+    e.preventDefault();
+    if (sending || draft[0] + draft[1] + draft[2] !== COUNTERS) return;
+    sending = true;
+    setText('allocErr', '');
+    renderAlloc();
+    api('POST', '/api/allocation', { allocation: draft.slice(), ready: true }).then(function (r) {
+      sending = false;
+      if (r.status !== 200) setText('allocErr', failure(r));
+      if (r.status !== 0 && r.status !== 400) refresh();
+      renderAlloc();
+    });
+  });
+
+  $('change').addEventListener('click', function () {
+    var b = $('change');
+    b.disabled = true;
+    setText('lockErr', '');
+    api('POST', '/api/unready').then(function (r) {
+      b.disabled = false;
+      if (r.status !== 200) setText('lockErr', failure(r));
+      if (r.status) refresh();
+    });
+  });
+
+  function renderFinal(g, me, over) {
+    show('final', over);
+    if (!over) return;
+    var players = g.players;
+    var best = g.winners.length ? players[g.winners[0]].total : 0;
+    var names = g.winners.map(function (i) { return players[i].name; });
+    setText('winners', names.length > 1
+      ? 'Winners, sharing the victory: ' + list(names) + ' with ' + best + ' points'
+      : names.length ? 'Winner: ' + names[0] + ' with ' + best + ' points' : '');
+    var rank = 0;
+    var prev = null;
+    fill($('standings'), g.standings.map(function (st, n) {
+      if (st[1] !== prev) { rank = n + 1; prev = st[1]; }
+      var p = players[st[0]];
+      var text = rank + '. ' + p.name + (st[0] === me ? ' (you)' : '') + ': ' + st[1] + ' points';
+      if (g.winners.indexOf(st[0]) >= 0) text += ', winner';
+      return el('li', null, text);
+    }));
+  }
+
+  function renderReveal(g, me, phase) {
+    var last = g.last;
+    var box = $('reveal');
+    show('reveal', !!last);
+    if (!last) return;
+    var label = roundName(last.round) + ': ' + (CARDS[last.card] || last.card) + ', target ' + last.target;
+    var key = phase + '/' + g.round;
+    if (key !== shownPhase) {
+      shownPhase = key;
+      box.open = phase === 'revealed';
+    }
+    setText('revealHead', (phase === 'revealed' ? '' : 'Last reveal: ') + label);
+    setText('best', 'Winning quantities: Beacon ' + (last.beacon_best || 'none') + ' (largest), Grove '
+      + (last.grove_best || 'none') + ' (smallest above 0), Mooring target ' + last.target
+      + '. Each line: counters placed \u2192 points.');
+    fill($('revealRows'), last.rows.map(function (row) {
+      var li = el('li', row.seat === me ? 'you' : '');
+      var head = el('div', 'rh');
+      head.appendChild(el('span', null, row.name + (row.seat === me ? ' (you)' : '')));
+      var total = g.players[row.seat] ? g.players[row.seat].total : 0;
+      head.appendChild(el('span', 'pts', last.round < 0
+        ? row.points + ' points (practice)'
+        : '+' + row.points + ' points, total ' + total));
+      li.appendChild(head);
+      if (!row.allocation) {
+        li.appendChild(el('p', 'small', 'Left the game: no allocation.'));
+        return li;
+      }
+      var table = el('table', 'aw');
+      var body = el('tbody');
+      ISLANDS.forEach(function (name, k) {
+        var tr = el('tr');
+        tr.appendChild(el('th', null, name));
+        tr.appendChild(el('td', 'n', row.allocation[k] + ' \u2192 ' + row.scores[k]));
+        tr.appendChild(el('td', null, row.reasons[k] || 'no award'));
+        body.appendChild(tr);
+      });
+      table.appendChild(body);
+      li.appendChild(table);
+      return li;
+    }));
+  }
+
+  // The printed record sheet: Round | Beacon | Grove | Mooring | Round points | Running total.
+  var sheet = [];
+  function renderSheet(g, me) {
+    show('sheet', me >= 0);
+    if (me < 0) return;
+    var running = 0;
+    var byRound = {};
+    g.history.forEach(function (h) { byRound[h.round] = h; });
+    sheet = [];
+    var rows = [];
+    for (var r = 0; r < g.rounds; r++) {
+      var h = byRound[r];
+      var cells = [String(r + 1), '', '', '', '', ''];
+      var tr = el('tr');
+      if (h) {
+        var a = h.allocations[me];
+        var sc = h.scores[me];
+        var pts = sc ? sc[0] + sc[1] + sc[2] : 0;
+        running += pts;
+        cells = [r + 1, a ? a[0] : '-', a ? a[1] : '-', a ? a[2] : '-', pts, running].map(String);
+      } else if (r === g.round && g.phase === 'allocate' && g.mine) {
+        // the current row holds this player's own (still hidden) numbers, as on paper
+        cells = [String(r + 1), g.mine[0], g.mine[1], g.mine[2], '', ''];
+        tr.className = 'now';
+      }
+      if (h) sheet.push(cells);
+      cells.forEach(function (c, k) { tr.appendChild(el(k ? 'td' : 'th', null, c)); });
+      tr.firstChild.setAttribute('scope', 'row');
+      rows.push(tr);
+    }
+    fill($('sheetRows'), rows);
+    setText('sheetHead', 'Record sheet: ' + g.players[me].name);
+  }
+
+  $('csv').addEventListener('click', function () {
+    var lines = [['Round', 'Beacon', 'Grove', 'Mooring', 'Round points', 'Running total']].concat(sheet);
+    var text = lines.map(function (l) { return l.join(','); }).join('\r\n') + '\r\n';
+    var name = S && S.you ? S.you.name.replace(/[^A-Za-z0-9_-]+/g, '_') : '';
+    var a = el('a');
+    a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+    a.download = 'token-tide' + (name ? '-' + name : '') + '.csv';
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(function () {
+      URL.revokeObjectURL(a.href);
+      a.remove();
+    }, 1000);
+  });
+  $('print').addEventListener('click', function () { window.print(); });
+  window.addEventListener('beforeprint', function () { $('reveal').open = true; });
+
+  // ---------------------------------------------------------------- the countdown
+  // Computed here from left_ms at the moment the state arrived; it paces, it never forces.
+  function tick() {
+    var t = S && S.timer;
+    var g = S && S.game;
+    var on = !!(t && t.on && g && g.phase === 'allocate');
+    show('timerBox', on);
+    if (!on) return;
+    var left = t.left_ms - (t.running ? now() - arrived : 0);
+    if (left < 0) left = 0;
+    var up = t.expired || left <= 0;
+    var secs = Math.ceil(left / 1000);
+    setText('timer', up ? '0:00' : Math.floor(secs / 60) + ':' + ('0' + (secs % 60)).slice(-2));
+    setText('timerNote', up ? 'time is up' : t.running ? 'left' : 'paused');
+    $('timerBar').style.width = (t.total_ms > 0 ? Math.min(100, (100 * left) / t.total_ms) : 0) + '%';
+  }
+  setInterval(tick, 250);
+
+  poll();
+})();
