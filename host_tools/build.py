@@ -66,16 +66,17 @@ def copy_if_changed(src, dst):
         shutil.copyfile(src, dst)
 
 
-def build_tree(out_dir, board_module, board_extras=()):
+def build_tree(out_dir, board_module, board_extras=(), microdot_modules=MICRODOT_MODULES):
     """Compile firmware + microdot + the chosen board module (as board.mpy) and its helper modules
-    into out_dir, laid out as on the board."""
+    into out_dir, laid out as on the board. microdot_modules: which of the package's files to
+    include (the board bundle passes exactly those the firmware imports)."""
     out_dir = Path(out_dir)
     wanted = set()
     for src, rel in firmware_sources():
         dst = out_dir / rel.with_suffix(".mpy")
         compile_file(src, dst, str(rel))
         wanted.add(dst)
-    for name in MICRODOT_MODULES:
+    for name in microdot_modules:
         dst = out_dir / "lib" / "microdot" / (name[:-3] + ".mpy")
         compile_file(microdot_dir() / name, dst, "microdot/" + name)
         wanted.add(dst)
