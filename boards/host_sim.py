@@ -5,6 +5,7 @@
 #   POST /sim/advance    {"ms": 15000} moves the box's clock forward (tests skip a countdown)
 #   GET  /sim/status     {"frames": n, "tones": [...], "tcp_peak": n, "screen": "..."}
 import binascii
+import gc
 import json
 import struct
 
@@ -105,10 +106,13 @@ def add_routes(app, box, board):
 
     @app.get("/sim/status")
     async def sim_status(request):
+        gc.collect()
         tones = board.buzzer.tones if board.buzzer else []
         return json.dumps({
             "frames": board.display.frames, "tones": [list(t) for t in tones],
             "tcp_peak": board.tcp_gate.peak, "tcp_waited": board.tcp_gate.waited,
             "screen": box.reader.screen if box.reader else None,
+            "presses": box.reader.presses if box.reader else 0,
+            "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
             "feeds": board.watchdog.feeds, "inverted": board.display.inverted,
         }), 200, {"Content-Type": "application/json"}

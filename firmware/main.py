@@ -63,10 +63,10 @@ async def reader_loop(board, reader):
 def make_qr_drawer(box, board):
     """Draws the join screen's QR codes when the QR module is part of this build."""
     try:
-        from tidebox import qr
+        from tidebox import join_qr
     except ImportError:
         return None
-    return qr.join_drawer(box.ssid(), box.password, board.page_url())
+    return join_qr.JoinCodes(box.ssid(), box.password, board.page_url()).draw
 
 
 async def main(board):

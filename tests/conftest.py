@@ -9,6 +9,14 @@ sys.path.insert(0, str(ROOT / "host_tools"))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "mp_scripts"))
 
+# Firmware modules use micropython.const(); under CPython it is the identity.
+if "micropython" not in sys.modules:
+    import types
+
+    _shim = types.ModuleType("micropython")
+    _shim.const = lambda value: value
+    sys.modules["micropython"] = _shim
+
 import build  # noqa: E402
 from micropython_runner import MicroPython  # noqa: E402
 

@@ -44,6 +44,7 @@ class Reader:
         self.resume_offer = False
         self.splash_until = None
         self.expired_at = None
+        self.presses = 0  # button events handled (the simulator's tests wait on this)
         self.qr_drawer = None  # draw(fb, "wifi_qr" | "page_qr"), set when QR codes are available
         self.dirty = True
         self.last_second = -1
@@ -71,6 +72,7 @@ class Reader:
         self.go("splash")
 
     def press(self, button, kind):
+        self.presses += 1
         self.message = ""
         handler = getattr(self, "on_" + self.screen)
         try:

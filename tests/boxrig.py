@@ -1,0 +1,149 @@
+"""Runs the real firmware under the MicroPython unix port on boards/host.py, for end-to-end tests.
+
+A BoxProcess is one box: its own port and state folder. Tests press its buttons through the
+simulator's /sim/press route (real debouncing, real short/long presses), talk to its phone API,
+and can kill it with SIGKILL at any moment and start it again on the same state folder.
+"""
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+
+import build
+
+BOX_HEAP = "192K"  # a Pico-sized heap (the Pico W has ~205 KB; 64-bit objects are bigger)
+SHORT_MS = 80
+LONG_MS = 900  # past the firmware's 700 ms long-press threshold
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ApiError(Exception):
+    def __init__(self, status, body):
+        super().__init__("%s %s" % (status, body))
+        self.status = status
+        self.body = body
+
+
+class BoxProcess:
+    def __init__(self, tree, state_dir, port=None, heap=BOX_HEAP, env=None):
+        self.tree = tree
+        self.state_dir = str(state_dir)
+        self.port = port or free_port()
+        self.heap = heap
+        self.extra_env = dict(env or {})
+        self.proc = None
+        self.log = None
+
+    # ------------------------------------------------------------ process
+
+    def start(self, timeout=15):
+        env = build.micropython_env(self.tree, self.extra_env)
+        env["TIDEBOX_PORT"] = str(self.port)
+        env["TIDEBOX_STATE_DIR"] = self.state_dir
+        os.makedirs(self.state_dir, exist_ok=True)
+        self.log = open(os.path.join(self.state_dir, "..", "box-%d.log" % self.port), "ab")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [build.micropython(), "-X", "heapsize=" + self.heap, "main.py"],
+            cwd=str(self.tree), env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("the box exited with %s; see %s" % (self.proc.returncode, self.log.name))
+            try:
+                self.status()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the box did not start listening")
+
+    def kill(self):
+        """Pull the plug: SIGKILL, no chance to clean up."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(5)
+
+    def stop(self):
+        self.kill()
+        if self.log:
+            self.log.close()
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    # ------------------------------------------------------------ HTTP
+
+    def request(self, method, path, body=None, token=None, headers=None, raw_body=None, timeout=10):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        hdrs = dict(headers or {})
+        data = raw_body
+        if body is not None:
+            data = json.dumps(body).encode()
+            hdrs["Content-Type"] = "application/json"
+        if token:
+            hdrs["X-Seat-Token"] = token
+        conn.request(method, path, body=data, headers=hdrs)
+        resp = conn.getresponse()
+        payload = resp.read()
+        conn.close()
+        return resp.status, dict(resp.getheaders()), payload
+
+    def api(self, method, path, body=None, token=None):
+        status, _, payload = self.request(method, path, body, token)
+        data = json.loads(payload) if payload else None
+        if status >= 400:
+            raise ApiError(status, data)
+        return data
+
+    def status(self):
+        return self.api("GET", "/sim/status")
+
+    def state(self, token=None):
+        return self.api("GET", "/api/state", token=token)
+
+    def join(self, name):
+        return self.api("POST", "/api/join", {"name": name})
+
+    def allocate(self, token, allocation, ready=True):
+        return self.api("POST", "/api/allocation", {"allocation": allocation, "ready": ready}, token)
+
+    def oled_png(self):
+        status, _, payload = self.request("GET", "/sim/oled.png")
+        assert status == 200
+        return payload
+
+    # ------------------------------------------------------------ buttons and time
+
+    def press(self, button, long=False, timeout=5):
+        """Press a button as a person would and wait until the box has handled it."""
+        before = self.status()["presses"]
+        self.api("POST", "/sim/press", {"button": button, "ms": LONG_MS if long else SHORT_MS})
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.status()["presses"] > before:
+                return self.screen()
+            time.sleep(0.02)
+        raise AssertionError("button %s was not handled" % button)
+
+    def screen(self):
+        return self.status()["screen"]
+
+    def wait_screen(self, name, timeout=5):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.screen() == name:
+                return
+            time.sleep(0.05)
+        raise AssertionError("screen is %s, not %s" % (self.screen(), name))
+
+    def advance(self, ms):
+        self.api("POST", "/sim/advance", {"ms": ms})

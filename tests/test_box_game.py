@@ -1,0 +1,123 @@
+"""A whole Token Tide game on the real firmware (MicroPython unix port, Pico-sized heap), driven by
+the box's buttons and the phones' HTTP API, checked against the rules module."""
+
+import json
+import random
+
+import pytest
+from boxrig import ApiError, BoxProcess
+
+from tidebox.games import token_tide as tt
+
+NAMES = ["Ada", "Bo", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
+
+
+@pytest.fixture
+def box(sim_tree, tmp_path):
+    b = BoxProcess(sim_tree, tmp_path / "state").start()
+    yield b
+    b.stop()
+
+
+def random_allocation(rng):
+    beacon = rng.randrange(8)
+    grove = rng.randrange(8 - beacon)
+    return [beacon, grove, 7 - beacon - grove]
+
+
+def play_round(box, tokens, rng):
+    """Allocate for every seated player, reveal with C, step through the reveal; returns allocations."""
+    assert box.press("C") == "allocate"
+    allocations = {}
+    for seat, token in tokens.items():
+        allocations[seat] = random_allocation(rng)
+        box.allocate(token, allocations[seat])
+    assert box.press("C") == "reveal"
+    for _ in range(40):
+        screen = box.press("C")
+        if screen != "reveal":
+            return allocations, screen
+    raise AssertionError("the reveal never ended")
+
+
+def test_eight_players_play_a_whole_game(box):
+    box.wait_screen("join")
+    tokens = {}
+    for name in NAMES:
+        joined = box.join(name)
+        tokens[joined["seat"]] = joined["token"]
+    with pytest.raises(ApiError) as full:
+        box.join("Ivy")
+    assert full.value.status == 409 and "full" in full.value.body["error"]
+    assert box.press("C") == "setup"
+    box.press("B")  # deck: shuffled -> numbered
+    assert box.press("C") == "card"
+    rng = random.Random(8)
+    expected_totals = [0] * 8
+    readers = []
+    screen = "card"
+    for round_index in range(6):
+        view = box.state(tokens[0])["game"]
+        readers.append(view["reader"])
+        assert view["card"] == list(tt.TIDE_CARDS[round_index])
+        allocations, screen = play_round(box, tokens, rng)
+        scores = tt.score_round(tt.TIDE_CARDS[round_index][2], [allocations[s] for s in range(8)])
+        for seat, s in enumerate(scores):
+            expected_totals[seat] += sum(s)
+        last = box.state(tokens[3])["game"]["history"][round_index]
+        assert last["scores"] == [list(s) for s in scores]
+    assert screen == "final"
+    final = box.state(tokens[0])
+    assert final["box"] == "over"
+    game = final["game"]
+    assert [p["total"] for p in game["players"]] == expected_totals
+    best = max(expected_totals)
+    assert game["winners"] == [i for i, t in enumerate(expected_totals) if t == best]
+    assert readers == [0, 1, 2, 3, 4, 5]
+    # After the final standings the reader starts a new game with the same table.
+    assert box.press("C") == "final"  # the standings
+    while box.screen() == "final":
+        box.press("C")
+    assert box.screen() == "confirm"
+    assert box.press("C") == "join"
+    assert [s["name"] for s in box.state()["seats"]] == NAMES
+
+
+def test_reveal_refused_until_everyone_ready_and_timer_never_forces(box):
+    box.wait_screen("join")
+    a = box.join("Ada")["token"]
+    b = box.join("Bo")["token"]
+    box.press("C")
+    box.press("C")  # setup -> card
+    assert box.press("C") == "allocate"
+    box.allocate(a, [4, 1, 2])
+    box.advance(60_000)  # far past the 45 s timer
+    assert box.press("C") == "allocate"  # not everybody is ready: no reveal
+    status = box.status()
+    assert status["tones"], "the box beeps at zero"
+    assert box.state(a)["timer"]["expired"] is True
+    assert box.state(a)["game"]["phase"] == "allocate"
+    box.press("B")  # +15 s
+    assert box.state(a)["timer"]["left_ms"] > 10_000
+    box.allocate(b, [3, 1, 3])
+    assert box.press("C") == "reveal"
+    assert box.state(b)["game"]["phase"] == "revealed"
+
+
+def test_no_response_carries_another_allocation_before_the_reveal(box):
+    box.wait_screen("join")
+    tokens = [box.join(n)["token"] for n in NAMES[:4]]
+    box.press("C")
+    box.press("C")
+    box.press("C")
+    secrets = [[5, 2, 0], [0, 6, 1], [1, 1, 5], [2, 4, 1]]
+    for i, t in enumerate(tokens[:3]):
+        box.allocate(t, secrets[i], ready=True)
+    for viewer in [None] + tokens:
+        body = json.dumps(box.state(viewer))
+        for owner, secret in enumerate(secrets[:3]):
+            if viewer is not None and tokens.index(viewer) == owner:
+                continue
+            assert json.dumps(secret) not in body.replace(" ", "").replace(",", ", ") and (
+                "%d, %d, %d" % tuple(secret) not in body
+            )
