@@ -27,6 +27,6 @@ def test_chunks_round_trip_and_stay_small_cpython():
 def test_chunks_same_under_micropython(mp):
     rng = random.Random(6)
     values = [[random_value(rng)] for _ in range(300)]
-    results = mp.call_many("mp_jsonstream", "joined", values, heap="1M")
+    results = mp.call_many("mp_jsonstream", "joined", values, heap="4M")
     for (value,), result in zip(values, results):
         assert json.loads(result["ok"]) == value
