@@ -122,5 +122,5 @@ def draw_entered(fb, r, now):
     draw.title(fb, "Locked in")
     draw.center(fb, r.box.seats.names[r.pick], 18)
     draw.center(fb, "numbers hidden", 30)
-    draw.center(fb, "pass the box back", 40)
+    draw.center(fb, "hand it back", 40)
     draw.hints(fb, "", "", "ok")

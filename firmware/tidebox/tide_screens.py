@@ -50,7 +50,9 @@ def draw_allocate(fb, r, now):
     seated = [i for i in range(len(state["names"])) if state["seated"][i]]
     waiting = game.waiting_for(state)
     ready = len(seated) - len(waiting)
-    fb.text("%s  T%d" % (draw.fit(round_label(state), 11), card[2]), 0, 0)
+    label = "Practice" if state["round"] < 0 else "Round %d/%d" % (state["round"] + 1, len(state["deck"]))
+    fb.text(label, 0, 0)
+    draw.right(fb, "aim %d" % card[2], 0)
     countdown = box.countdown
     if countdown.running():
         left = countdown.left_ms(now)
@@ -164,10 +166,10 @@ def draw_entry(fb, r, now):
     draw.title(fb, draw.fit(name, 10) + " enters")
     islands = game.ISLANDS
     for i in range(3):
-        y = 12 + i * 13
+        y = 12 + i * 11
         selected = i == r.cursor
         if selected:
-            fb.fill_rect(0, y - 2, draw.W, 12, 1)
+            fb.fill_rect(0, y - 1, draw.W, 10, 1)
         fb.text(islands[i], 2, y, 0 if selected else 1)
         fb.text(str(r.entry[i]), 110, y, 0 if selected else 1)
     left = game.COUNTERS - sum(r.entry)
