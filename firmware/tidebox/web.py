@@ -176,6 +176,8 @@ def make_app(box, board):
 
     @app.route("/<path:path>", methods=["GET", "HEAD"])
     async def anything_else(request, path):
+        if path in ("api/join", "api/rejoin", "api/allocation", "api/unready"):
+            return error(405, "that method is not allowed here: use POST")
         if path.startswith("api/") or path.startswith("sim/"):
             return error(404, "no such address on the box")
         return Response.redirect(page_url)
