@@ -82,9 +82,8 @@ def build_tree(out_dir, board_module, board_extras=(), microdot_modules=MICRODOT
         wanted.add(dst)
     board_src = BOARDS / board_module
     dst = out_dir / "board.mpy"
-    if board_src.exists():
-        compile_file(board_src, dst, "board.py")
-        wanted.add(dst)
+    compile_file(board_src, dst, "board.py")
+    wanted.add(dst)
     for extra in board_extras:
         dst = out_dir / (extra[:-3] + ".mpy")
         compile_file(BOARDS / extra, dst, extra)
@@ -98,8 +97,17 @@ def build_tree(out_dir, board_module, board_extras=(), microdot_modules=MICRODOT
     return out_dir
 
 
+def build_page(out_dir):
+    """The phones' page, pre-gzipped, into out_dir/www/ (host_tools/pagebuild.py builds it)."""
+    import pagebuild
+
+    return pagebuild.build_page(Path(out_dir) / "www")
+
+
 def build_sim():
-    return build_tree(SIM_DIR, "host.py", ("host_sim.py",))
+    tree = build_tree(SIM_DIR, "host.py", ("host_sim.py",))
+    build_page(tree)
+    return tree
 
 
 def micropython_env(tree, extra=None):
