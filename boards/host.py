@@ -77,17 +77,21 @@ class Clock:
 
 
 class Buttons:
-    """Three buttons, pressed by code: press("A", 80) holds A down for 80 ms of board time."""
+    """Three buttons, pressed by code: press("A", 80) holds A down for 80 ms of board time.
+
+    The hold starts when the firmware first reads the button, not when press() is called, so a
+    busy host (a slow CI machine) never shortens a press or loses it.
+    """
 
     def __init__(self, clock):
         self.clock = clock
+        self.queued = {}  # name -> hold ms, waiting to be seen
         self.held = {}  # name -> tick when it is released
 
     def press(self, name, hold_ms=80):
         if name not in BUTTONS:
             raise ValueError("no button " + str(name))
-        now = self.clock.ticks_ms()
-        self.held[name] = time.ticks_add(now, hold_ms)
+        self.queued[name] = hold_ms
 
     def read(self):
         """(A, B, C) levels, True while held down."""
@@ -95,6 +99,9 @@ class Buttons:
         levels = []
         for name in BUTTONS:
             until = self.held.get(name)
+            if until is None and name in self.queued:
+                until = time.ticks_add(now, self.queued.pop(name))
+                self.held[name] = until
             down = until is not None and time.ticks_diff(until, now) > 0
             if until is not None and not down:
                 del self.held[name]

@@ -3,7 +3,8 @@
 #   GET  /sim/oled.png   the current frame as a 128x64 PNG
 #   POST /sim/press      {"button": "A", "ms": 80} holds a button down (ms >= 700 is a long press)
 #   POST /sim/advance    {"ms": 15000} moves the box's clock forward (tests skip a countdown)
-#   GET  /sim/status     {"frames": n, "tones": [...], "tcp_peak": n, "screen": "..."}
+#   GET  /sim/status     {"frames": n, "tones": [...], "tcp_peak": n, "screen": "...", "mem_free": n}
+#                        (?gc=1 collects garbage first, so mem_free is what is really in use)
 import binascii
 import gc
 import json
@@ -106,7 +107,8 @@ def add_routes(app, box, board):
 
     @app.get("/sim/status")
     async def sim_status(request):
-        gc.collect()
+        if request.args.get("gc"):
+            gc.collect()  # only on request: tests poll this often and a collection is not free
         tones = board.buzzer.tones if board.buzzer else []
         return json.dumps({
             "frames": board.display.frames, "tones": [list(t) for t in tones],

@@ -3,12 +3,10 @@
 # The Pico W's lwIP serves only 5 TCP connections at once, for up to 8 phones, so every request is
 # short: no streams, `Connection: close`, and a poll that finds nothing new gets a tiny answer.
 # Every player request carries its seat token in the X-Seat-Token header (never in the URL).
-import gc
 import json
 
 from microdot import Microdot, Request, Response
 
-from tidebox import jsonstream
 from tidebox.box import Refused
 
 TOKEN_HEADER = "X-Seat-Token"
@@ -144,8 +142,7 @@ def make_app(box, board):
         known = request.args.get("v")
         if known is not None and known == str(box.version):
             return '{"v":%d}' % box.version, 200, {"Content-Type": "application/json"}
-        gc.collect()  # a full view is the biggest answer: start it on a tidy heap
-        return Response(jsonstream.chunks(box.view(seat)), headers={"Content-Type": "application/json"})
+        return Response(box.view_chunks(seat), headers={"Content-Type": "application/json"})
 
     @app.post("/api/allocation")
     async def allocation(request):

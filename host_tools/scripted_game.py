@@ -1,0 +1,84 @@
+"""A scripted full 8-player Token Tide game against a running box (BoxProcess), with eight phones
+polling once a second each: join, every round, the reveal, the final standings.
+
+Used by the memory proof (tests/test_memory.py) and by `make bench` (smallest heap, peak use).
+"""
+
+import random
+import threading
+import time
+
+NAMES = ["Ada", "Bo", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
+
+
+class Pollers:
+    """Eight phones polling /api/state?v=N once a second each, as the page does."""
+
+    def __init__(self, box, tokens, period=1.0):
+        self.box = box
+        self.tokens = tokens
+        self.period = period
+        self.stop_event = threading.Event()
+        self.errors = []
+        self.requests = 0
+        self.threads = [threading.Thread(target=self.run, args=(t,), daemon=True) for t in tokens]
+
+    def run(self, token):
+        version = 0
+        while not self.stop_event.is_set():
+            try:
+                status, _, payload = self.box.request("GET", "/api/state?v=%d" % version, token=token)
+                self.requests += 1
+                if status != 200:
+                    self.errors.append(status)
+                else:
+                    import json
+
+                    version = json.loads(payload)["v"]
+            except OSError as exc:
+                if not self.box.alive():
+                    return
+                self.errors.append(repr(exc))
+            self.stop_event.wait(self.period)
+
+    def __enter__(self):
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop_event.set()
+        for t in self.threads:
+            t.join(5)
+
+
+def play_full_game(box, seed=8, rounds_check=None, poll=True):
+    """Plays a whole numbered-deck game with 8 players; returns the final state and poller stats."""
+    rng = random.Random(seed)
+    box.wait_screen("join")
+    tokens = [box.join(name)["token"] for name in NAMES]
+    stats = {"requests": 0, "errors": []}
+    pollers = Pollers(box, tokens) if poll else None
+    if pollers:
+        pollers.__enter__()
+    try:
+        box.press("C")
+        box.press("B")  # numbered deck
+        box.press("C")
+        while box.state(tokens[0])["box"] != "over":
+            box.press("C")  # start the timer
+            for token in tokens:
+                beacon = rng.randrange(8)
+                grove = rng.randrange(8 - beacon)
+                box.allocate(token, [beacon, grove, 7 - beacon - grove])
+            box.press("C")  # reveal
+            while box.screen() == "reveal":
+                box.press("C")
+            if rounds_check:
+                rounds_check(box, tokens)
+        time.sleep(0.2)
+    finally:
+        if pollers:
+            pollers.__exit__()
+            stats = {"requests": pollers.requests, "errors": pollers.errors}
+    return box.state(tokens[0]), stats
