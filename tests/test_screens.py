@@ -7,6 +7,7 @@ at the new PNGs in tests/golden/ before committing them.
 import json
 import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,18 @@ def test_no_screen_is_blank_and_no_text_leaves_the_panel(frames):
     for label, hex_frame in frames.items():
         data = bytes.fromhex(hex_frame)
         assert any(data), label
+
+
+def zbar_texts(image, tmp_path, name):
+    """Decode every QR code in an OLED image with zbar (scaled x4, as a camera would see it)."""
+    path = tmp_path / (name + ".png")
+    image.convert("L").resize((W * 4, H * 4), Image.NEAREST).save(path)
+    proc = subprocess.run(["zbarimg", "--raw", "-q", str(path)], capture_output=True, text=True)
+    return proc.stdout.splitlines()
+
+
+def test_join_screen_qr_codes_decode(frames, tmp_path):
+    wifi = zbar_texts(frame_to_image(frames["join_0"]), tmp_path, "wifi")
+    assert wifi == ["WIFI:T:WPA;S:Tidebox-2D2F;P:txk2xdfnrqgt;;"]
+    page = zbar_texts(frame_to_image(frames["join_1"]), tmp_path, "page")
+    assert page == ["http://192.168.4.1/"]

@@ -54,12 +54,20 @@ def draw_join(fb, r, now):
     views = join_views(r)
     view = views[r.page % len(views)]
     if view in ("wifi_qr", "page_qr"):
-        r.qr_drawer(fb, view)  # a 64x64 QR code on the left half
+        r.qr_drawer(fb, view)  # a QR code on the left 64x64
         x = 68
-        fb.text("1 Wi-Fi" if view == "wifi_qr" else "2 page", x, 2)
-        fb.text("scan", x, 14)
-        draw.big(fb, str(len(names)), x, 28, 2)
-        fb.text("in", x + 8 * 2 * len(str(len(names))) + 4, 36)
+        fb.text("Wi-Fi" if view == "wifi_qr" else "Page", x, 0)
+        fb.text("scan" if view == "wifi_qr" else "then", x, 10)
+        fb.text("to join" if view == "wifi_qr" else "scan", x, 20)
+        count = str(len(names))
+        draw.big(fb, count, x, 32, 2)
+        fb.text("in", x + 16 * len(count) + 4, 40)
+        fb.fill_rect(x, draw.HINT_Y, 8, 8, 1)  # only B is hinted here: the QR takes the left half
+        fb.text("B", x, draw.HINT_Y, 0)
+        fb.text("more", x + 8, draw.HINT_Y, 1)
+        if r.message:
+            draw.hints_or_message(fb, r.message)
+        return
     elif view == "wifi_text":
         draw.title(fb, "Join: %d of %d" % (len(names), game.MAX_PLAYERS))
         draw.rows(fb, ["Wi-Fi:", " " + box.ssid(), "Password:", " " + box.password, "then open page"])
