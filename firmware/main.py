@@ -12,7 +12,7 @@ from micropython import const
 from tidebox import hotspot, web
 from tidebox.box import Box
 from tidebox.buttons import Buttons
-from tidebox.reader import Reader
+from tidebox.reader import QrImages, Reader
 from tidebox.storage import Storage
 
 LOOP_MS = const(10)  # button sampling period; debouncing needs a few samples per bounce
@@ -66,7 +66,19 @@ def make_qr_drawer(box, board):
         from tidebox import join_qr
     except ImportError:
         return None
-    return join_qr.JoinCodes(box.ssid(), box.password, board.page_url()).draw
+    images = join_qr.render(box.ssid(), box.password, board.page_url())
+    # The codes are rendered; unload the encoder so its code does not hold heap for the whole game.
+    import tidebox
+
+    for name in ("join_qr", "qr"):
+        sys.modules.pop("tidebox." + name, None)
+        try:
+            delattr(tidebox, name)
+        except AttributeError:
+            pass
+    del join_qr
+    gc.collect()
+    return QrImages(images).draw
 
 
 async def main(board):

@@ -1,6 +1,9 @@
 # The join screen's two QR codes: the Wi-Fi network (WPA2, name and passphrase) and the page's
-# address. Each is drawn on the left 64x64 of the OLED, dark modules on a lit square (scanners
-# need dark-on-light). The codes are encoded once, on first use, and kept (about 100 bytes each).
+# address, each drawn on the left 64x64 of the OLED, dark modules on a lit square (scanners need
+# dark-on-light). Both are rendered once at boot into two small frame buffers (512 bytes each);
+# after that the QR encoder (about 7 KB of heap) is no longer needed and main.py unloads it
+# (nothing kept may refer to this module, or its globals would keep the encoder alive).
+import framebuf
 from micropython import const
 
 from tidebox import qr
@@ -9,21 +12,16 @@ _SIDE = const(64)  # the OLED's height: the square the code sits in
 _SCALE = const(2)  # version 3 (29 modules) at scale 2 is 58 px; 1 px per module is too small to scan
 
 
-class JoinCodes:
-    def __init__(self, ssid, password, url):
-        self.texts = {"wifi_qr": qr.wifi_text(ssid, password), "page_qr": url}
-        self.codes = {}
+def _render(text, ecl):
+    code = qr.encode(text, ecl)
+    buf = framebuf.FrameBuffer(bytearray(_SIDE * _SIDE // 8), _SIDE, _SIDE, framebuf.MONO_VLSB)
+    buf.fill(1)
+    offset = (_SIDE - code.size * _SCALE) // 2
+    qr.draw(buf, code, offset, offset, _SCALE, quiet=0)
+    return buf
 
-    def code(self, view):
-        if view not in self.codes:
-            # Level L keeps the Wi-Fi text within version 3 (up to 53 bytes) even for a long SSID.
-            self.codes[view] = qr.encode(self.texts[view], "L" if view == "wifi_qr" else "M")
-        return self.codes[view]
 
-    def draw(self, fb, view):
-        """A lit 64x64 square at the left with the code centred in it (the rest is quiet zone)."""
-        code = self.code(view)
-        fb.fill_rect(0, 0, _SIDE, _SIDE, 1)
-        side = code.size * _SCALE
-        offset = (_SIDE - side) // 2
-        qr.draw(fb, code, offset, offset, _SCALE, quiet=0)
+def render(ssid, password, url):
+    """{"wifi_qr": image, "page_qr": image}: 64x64 frame buffers ready to blit on the join screen."""
+    # Level L keeps the Wi-Fi text within version 3 (up to 53 bytes) even for a long SSID.
+    return {"wifi_qr": _render(qr.wifi_text(ssid, password), "L"), "page_qr": _render(url, "M")}

@@ -22,6 +22,16 @@ NAME_CHARS = screens.NAME_CHARS
 PAGE_SIZE = 5
 
 
+class QrImages:
+    """Draws the join screen's pre-rendered QR codes (see join_qr.py) at the left of the OLED."""
+
+    def __init__(self, images):
+        self.images = images
+
+    def draw(self, fb, view):
+        fb.blit(self.images[view], 0, 0)
+
+
 class Reader:
     REVEAL_STEPS = REVEAL_STEPS
 

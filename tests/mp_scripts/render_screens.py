@@ -7,7 +7,7 @@ import os
 import board as board_module
 from tidebox.box import Box
 from tidebox.games.seeded import Seeded
-from tidebox.reader import Reader
+from tidebox.reader import QrImages, Reader
 from tidebox.storage import Storage
 
 folder = os.getenv("TIDEBOX_STATE_DIR")
@@ -20,7 +20,7 @@ reader = Reader(box, board.display, None)
 try:
     from tidebox import join_qr
 
-    reader.qr_drawer = join_qr.JoinCodes(box.ssid(), box.password, "http://192.168.4.1/").draw
+    reader.qr_drawer = QrImages(join_qr.render(box.ssid(), box.password, "http://192.168.4.1/")).draw
 except ImportError:
     pass
 frames = {}
