@@ -218,6 +218,7 @@
   }
 
   function renderLobby(s) {
+    clearDraft();
     var here = s.seats.filter(function (p) { return p.present; }).length;
     setText('lobbyMsg', s.box === 'setup'
       ? 'The reader is choosing the options on the box. The game starts soon.'
@@ -251,13 +252,13 @@
     var reader = players[g.reader];
 
     // the tide
-    setText('roundLabel', over ? 'Game over' : roundName(g.round, g.rounds));
-    setText('cardName', g.card ? g.card[1] : 'Final standings');
-    show('targetLine', !!g.card);
+    show('tide', !!g.card && !over);
     if (g.card) {
+      setText('roundLabel', roundName(g.round, g.rounds));
+      setText('cardName', g.card[1]);
       var t = g.card[2];
       setText('target', t);
-      setText('h2', 'target ' + t + ': exactly ' + t + ' earns 3, ' + (t - 1) + ' or ' + (t + 1) + ' earns 1');
+      setText('h2', 'target ' + t + ': exact wins 3, ' + (t - 1) + ' or ' + (t + 1) + ' wins 1');
     }
     setText('readerLine', over || !reader ? '' : 'Reader: ' + reader.name + (g.reader === me ? ' (you)' : ''));
 
@@ -267,9 +268,11 @@
     var status;
     if (over) {
       var won = g.winners.indexOf(me) >= 0;
-      status = won ? (g.winners.length > 1 ? 'You share the victory!' : 'You win!') : 'The game is over.';
+      status = 'Game over. ' + (won ? (g.winners.length > 1 ? 'You share the victory!' : 'You win!') : '');
     } else if (phase === 'revealed') {
-      status = 'Revealed. The reader turns the next card on the box.';
+      var mine = g.last && g.last.rows[me];
+      status = (mine ? 'You scored ' + mine.points + (g.last.round < 0 ? ' (practice).' : ', total ' + players[me].total + '.')
+        : 'Revealed.') + ' The reader turns the next card on the box.';
     } else if (me < 0) {
       status = 'You are watching this game.';
     } else if (!seated) {
@@ -291,9 +294,10 @@
         saveDraft();
       } else if (key !== draftKey) {
         draftKey = key;
-        draft = g.mine ? g.mine.slice() : loadDraft(key);
+        draft = loadDraft(key) || (g.mine ? g.mine.slice() : [0, 0, 0]);
       }
     }
+    if (phase !== 'allocate') clearDraft(); // the next round starts from an empty draft
     show('alloc', allocating && !g.locked);
     show('locked', allocating && !!g.locked);
     if (allocating && !g.locked) renderAlloc();
@@ -343,6 +347,12 @@
     $('ready').disabled = left !== 0 || sending;
   }
 
+  function clearDraft() {
+    draftKey = '';
+    setText('allocErr', '');
+    setText('lockErr', '');
+    if (load(DRAFT_KEY) != null) store(DRAFT_KEY, null);
+  }
   function saveDraft() {
     store(DRAFT_KEY, JSON.stringify({ k: draftKey, a: draft }));
   }
@@ -351,7 +361,7 @@
       var d = JSON.parse(load(DRAFT_KEY));
       if (d && d.k === key && d.a && d.a.length === 3) return d.a.map(clamp);
     } catch (e) { /* no draft */ }
-    return [0, 0, 0];
+    return null;
   }
   function clamp(n) {
     n = parseInt(n, 10);
@@ -371,6 +381,7 @@
     var input = $('i' + i);
     input.addEventListener('input', function () {
       draft[i] = clamp(input.value);
+      if (input.value !== '' && input.value !== String(draft[i])) input.value = draft[i];
       saveDraft();
       renderAlloc();
     });
@@ -397,7 +408,7 @@
     var b = $('change');
     b.disabled = true;
     setText('lockErr', '');
-    api('POST', '/api/unready').then(function (r) {
+    api('POST', '/api/unready', {}).then(function (r) {
       b.disabled = false;
       if (r.status !== 200) setText('lockErr', failure(r));
       if (r.status) refresh();
@@ -429,16 +440,24 @@
     var box = $('reveal');
     show('reveal', !!last);
     if (!last) return;
-    var label = roundName(last.round) + ': ' + (CARDS[last.card] || last.card) + ', target ' + last.target;
+    var label = last.round < 0 ? roundName(-1) + ', target ' + last.target
+      : roundName(last.round) + ': ' + (CARDS[last.card] || last.card) + ', target ' + last.target;
     var key = phase + '/' + g.round;
     if (key !== shownPhase) {
       shownPhase = key;
       box.open = phase === 'revealed';
     }
     setText('revealHead', (phase === 'revealed' ? '' : 'Last reveal: ') + label);
-    setText('best', 'Winning quantities: Beacon ' + (last.beacon_best || 'none') + ' (largest), Grove '
-      + (last.grove_best || 'none') + ' (smallest above 0), Mooring target ' + last.target
-      + '. Each line: counters placed \u2192 points.');
+    fill($('best'), [
+      ['Beacon', last.beacon_best, 'largest'],
+      ['Grove', last.grove_best, 'smallest above 0'],
+      ['Mooring', last.target, 'target']
+    ].map(function (b) {
+      var li = el('li', null, b[0]);
+      li.appendChild(el('b', null, b[1] || 'none'));
+      li.appendChild(el('small', null, b[2]));
+      return li;
+    }));
     fill($('revealRows'), last.rows.map(function (row) {
       var li = el('li', row.seat === me ? 'you' : '');
       var head = el('div', 'rh');
@@ -457,7 +476,7 @@
       ISLANDS.forEach(function (name, k) {
         var tr = el('tr');
         tr.appendChild(el('th', null, name));
-        tr.appendChild(el('td', 'n', row.allocation[k] + ' \u2192 ' + row.scores[k]));
+        tr.appendChild(el('td', 'n', row.allocation[k] + ' \u2192 ' + row.scores[k] + ' pts'));
         tr.appendChild(el('td', null, row.reasons[k] || 'no award'));
         body.appendChild(tr);
       });

@@ -1,0 +1,320 @@
+"""The phone page through a whole game in headless Chromium, against a box (the `box_url` fixture).
+
+Each test is a fresh box and fresh phones (browser contexts); other players are scripted phones
+talking to the same API. Screenshots of each phase at 360x740 go to build/screens/.
+"""
+
+import csv
+import io
+import re
+
+from page_fakebox import call, nudge, screenshot, token_of
+from playwright.sync_api import expect
+
+from tidebox.games import token_tide as tt
+
+pytest_plugins = ("page_fakebox",)
+
+ISLANDS = ("Beacon", "Grove", "Mooring")
+
+
+def join(page, name):
+    page.get_by_label("Name").fill(name)
+    page.get_by_role("button", name="Join", exact=True).click()
+    expect(page.locator("#lobby")).to_be_visible()
+
+
+def place(page, allocation):
+    for island, n in zip(ISLANDS, allocation):
+        for _ in range(n):
+            page.get_by_role("button", name="More on " + island).click()
+
+
+def ready(page, allocation):
+    place(page, allocation)
+    page.get_by_role("button", name="Ready").click()
+    expect(page.locator("#locked")).to_be_visible()
+
+
+def until(page, locator, state="visible"):
+    """Nudge the page to poll, then wait for the locator (the page also polls by itself each second)."""
+    nudge(page)
+    if state == "visible":
+        expect(locator).to_be_visible()
+    else:
+        expect(locator).to_be_hidden()
+
+
+def sheet_rows(page):
+    return [[c.strip() for c in row.locator("th, td").all_inner_texts()]
+            for row in page.locator("#sheetRows tr").all()]
+
+
+def test_join_lobby_and_setup(box, phone):
+    expect(phone.get_by_role("heading", name="Join the table")).to_be_visible()
+    expect(phone.get_by_role("button", name="Join", exact=True)).to_be_enabled()
+    screenshot(phone, "01_join")
+    join(phone, "Ada")
+    token = token_of(phone)
+    assert re.fullmatch(r"[0-9a-f]{32}", token)
+    expect(phone.get_by_text("You: Ada")).to_be_visible()
+    expect(phone.get_by_text("The reader starts the game from the box.")).to_be_visible()
+    box.join("Bo")
+    until(phone, phone.locator("#seats li", has_text="Bo"))
+    expect(phone.locator("#seatsHead")).to_have_text("At the table: 2 players")
+    expect(phone.locator("#seats li").first).to_have_text(re.compile(r"Ada\s*you"))
+    screenshot(phone, "02_lobby")
+    box.press("setup")
+    until(phone, phone.get_by_text("The reader is choosing the options on the box."))
+    # the seat token travels only in the header, never in a URL
+    assert all(token not in line for line in box.traffic()["log"])
+
+
+def test_join_refusals_are_shown(box, phone):
+    box.join("Bo")
+    phone.get_by_role("button", name="Join", exact=True).click()
+    expect(phone.get_by_role("alert").first).to_have_text("Type your name first.")
+    phone.get_by_label("Name").fill("bo")
+    phone.get_by_role("button", name="Join", exact=True).click()
+    expect(phone.locator("#joinErr")).to_have_text("that name is taken at this table")
+    box.join("Cy")
+    box.start()
+    late = phone.context.new_page()
+    late.goto(box.url + "/")
+    expect(late.get_by_text("A game is under way.")).to_be_visible()
+    late.get_by_label("Name").fill("Dee")
+    late.get_by_role("button", name="Join", exact=True).click()
+    expect(late.locator("#joinErr")).to_have_text("the game has started: ask the reader for a rejoin code")
+
+
+def test_rejoin_code_takes_the_seat_back(box, open_phone):
+    first = open_phone()
+    join(first, "Ada")
+    box.join("Bo")
+    box.start()
+    until(first, first.get_by_role("spinbutton", name="Beacon"))
+    # Ada's phone died; on a new phone she types the one-time code the box shows for her seat
+    second = open_phone()
+    expect(second.get_by_label("Rejoin code")).to_be_visible()
+    second.get_by_label("Rejoin code").fill("000000")
+    second.get_by_role("button", name="Use code").click()
+    expect(second.locator("#rejoinErr")).to_have_text(
+        "that rejoin code is not valid: ask the reader for a new one")
+    second.get_by_label("Rejoin code").fill(box.rejoin_code(0))
+    second.get_by_role("button", name="Use code").click()
+    expect(second.get_by_text("You: Ada")).to_be_visible()
+    expect(second.get_by_role("spinbutton", name="Beacon")).to_be_visible()
+    # the old phone is signed out and offered the way back in
+    until(first, first.get_by_text("The box no longer knows this phone\u2019s seat."))
+    expect(first.get_by_label("Rejoin code")).to_be_visible()
+
+
+def test_reload_keeps_the_seat_the_hidden_allocation_and_the_draft(box, phone):
+    join(phone, "Ada")
+    box.join("Bo")
+    phone.reload()
+    expect(phone.get_by_text("You: Ada")).to_be_visible()
+    expect(phone.locator("#lobby")).to_be_visible()
+    box.start()
+    until(phone, phone.get_by_role("spinbutton", name="Beacon"))
+    ready(phone, (4, 1, 2))
+    phone.reload()
+    expect(phone.locator("#lockedList li")).to_have_text([re.compile(r"Beacon\s*4"), re.compile(r"Grove\s*1"),
+                                                          re.compile(r"Mooring\s*2")])
+    # after Change, an unsent draft survives a reload too (it lives on the phone)
+    phone.get_by_role("button", name="Change").click()
+    expect(phone.get_by_role("spinbutton", name="Beacon")).to_have_value("4")
+    phone.get_by_role("button", name="Fewer on Beacon").click()
+    expect(phone.locator("#left")).to_have_text("1 of 7 left")
+    phone.reload()
+    expect(phone.get_by_role("spinbutton", name="Beacon")).to_have_value("3")
+    expect(phone.get_by_role("spinbutton", name="Grove")).to_have_value("1")
+    expect(phone.locator("#left")).to_have_text("1 of 7 left")
+    expect(phone.get_by_role("button", name="Ready")).to_be_disabled()
+
+
+def test_allocate_ready_locked_change(box, phone):
+    join(phone, "Ada")
+    bo = box.join("Bo")
+    box.start()
+    until(phone, phone.get_by_role("heading", name="Low Water"))
+    expect(phone.locator("#roundLabel")).to_have_text("Round 1 of 6")
+    expect(phone.locator("#targetLine")).to_have_text("Mooring target 2")
+    expect(phone.locator("#readerLine")).to_have_text("Reader: Ada (you)")
+    left = phone.locator("#left")
+    ready_button = phone.get_by_role("button", name="Ready")
+    expect(left).to_have_text("7 of 7 left")
+    expect(ready_button).to_be_disabled()
+    expect(phone.get_by_role("button", name="Fewer on Beacon")).to_be_disabled()
+    for _ in range(3):
+        phone.get_by_role("button", name="More on Beacon").click()
+    phone.get_by_role("button", name="Fewer on Beacon").click()
+    expect(phone.get_by_role("spinbutton", name="Beacon")).to_have_value("2")
+    expect(left).to_have_text("5 of 7 left")
+    # typing works too; too many is said plainly and blocks Ready and every +
+    phone.get_by_role("spinbutton", name="Grove").fill("6")
+    expect(left).to_have_text("1 too many: 8 placed, take 1 away")
+    expect(ready_button).to_be_disabled()
+    expect(phone.get_by_role("button", name="More on Mooring")).to_be_disabled()
+    phone.get_by_role("spinbutton", name="Mooring").fill("9")
+    expect(phone.get_by_role("spinbutton", name="Mooring")).to_have_value("7")
+    expect(left).to_have_text("8 too many: 15 placed, take 8 away")
+    phone.get_by_role("spinbutton", name="Mooring").fill("0")
+    phone.get_by_role("spinbutton", name="Grove").fill("3")
+    expect(left).to_have_text("2 of 7 left")
+    screenshot(phone, "03_allocate")
+    place(phone, (0, 0, 2))
+    expect(left).to_have_text("0 of 7 left: all placed")
+    expect(phone.get_by_role("button", name="More on Beacon")).to_be_disabled()
+    expect(ready_button).to_be_enabled()
+    ready_button.click()
+    expect(phone.locator("#lockedList")).to_have_text(re.compile(r"Beacon\s*2\s*Grove\s*3\s*Mooring\s*2"))
+    assert box.hidden()["hidden"][0] == [2, 3, 2] and box.hidden()["locked"][0] is True
+    expect(phone.locator("#status")).to_have_text("You are ready. Waiting for Bo.")
+    expect(phone.locator("#readyList li")).to_have_text([re.compile(r"Ada \(you\)\s*\u2713 ready"),
+                                                         re.compile(r"Bo\s*thinking")])
+    screenshot(phone, "04_locked")
+    bo.allocate([3, 1, 3])
+    until(phone, phone.get_by_text("Everybody is ready: the reader reveals on the box."))
+    expect(phone.locator("#readyHead")).to_have_text("Who is ready: 2 of 2")
+    # changing takes Ready back on the box, so the reveal waits for the new choice
+    phone.get_by_role("button", name="Change").click()
+    expect(phone.get_by_role("spinbutton", name="Grove")).to_have_value("3")
+    assert box.hidden()["locked"][0] is False
+    expect(ready_button).to_be_enabled()
+    phone.get_by_role("button", name="Fewer on Grove").click()
+    phone.get_by_role("button", name="More on Beacon").click()
+    ready_button.click()
+    expect(phone.locator("#lockedList")).to_have_text(re.compile(r"Beacon\s*3\s*Grove\s*2\s*Mooring\s*2"))
+    assert box.hidden() == {"hidden": [[3, 2, 2], [3, 1, 3]], "locked": [True, True]}
+    # the page holds Bo's choice nowhere before the reveal
+    assert "[3,1,3]" not in phone.evaluate("JSON.stringify(window.localStorage)")
+
+
+def test_countdown_follows_the_box_and_never_forces(box, phone):
+    join(phone, "Ada")
+    box.join("Bo")
+    box.start()
+    box.timer(45)
+    timer = phone.locator("#timer")
+    until(phone, timer)
+    expect(timer).to_have_text(re.compile(r"0:4[0-5]"))
+    first = timer.inner_text()
+    expect(timer).not_to_have_text(first, timeout=3000)
+    assert timer.inner_text() < first  # counting down on the phone, between polls
+    box.timer(1)
+    nudge(phone)
+    expect(phone.locator("#timerNote")).to_have_text("time is up", timeout=4000)
+    expect(timer).to_have_text("0:00")
+    place(phone, (7, 0, 0))
+    expect(phone.get_by_role("button", name="Ready")).to_be_enabled()
+
+
+def test_reveal_reasons_record_sheet_and_csv(box, phone):
+    join(phone, "Ada")
+    bo = box.join("Bo")
+    cy = box.join("Cy")
+    box.start()
+    until(phone, phone.get_by_role("heading", name="Low Water"))
+    token = token_of(phone)
+    # round 1, Low Water (target 2), sent straight from Ada's seat
+    assert call(box.url, "/api/allocation", {"allocation": [2, 2, 3], "ready": True}, token)[0] == 200
+    bo.allocate([3, 1, 3])
+    cy.allocate([1, 3, 3])
+    box.reveal()
+    box.next_round()
+    # round 2 is the rule sheet's worked example: Middle Water, target 3
+    until(phone, phone.get_by_role("heading", name="Middle Water"))
+    ready(phone, (4, 1, 2))
+    bo.allocate([3, 1, 3])
+    cy.allocate([1, 3, 3])
+    box.reveal()
+    until(phone, phone.locator("#revealRows"))
+    r1 = [sum(s) for s in tt.score_round(2, [[2, 2, 3], [3, 1, 3], [1, 3, 3]])]
+    totals = [r1[0] + 8, r1[1] + 4, r1[2] + 3]
+    expect(phone.locator("#revealHead")).to_have_text("Round 2: Middle Water, target 3")
+    expect(phone.locator("#best li")).to_have_text(
+        ["Beacon4largest", "Grove1smallest above 0", "Mooring3target"])
+    rows = phone.locator("#revealRows > li")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(0).locator(".rh")).to_have_text(
+        re.compile(r"Ada \(you\)\s*\+8 points, total %d" % totals[0]))
+    expect(rows.nth(0).locator("tr")).to_have_text([
+        re.compile(r"Beacon\s*4 \u2192 6 pts\s*sole largest"),
+        re.compile(r"Grove\s*1 \u2192 1 pts\s*tied smallest positive"),
+        re.compile(r"Mooring\s*2 \u2192 1 pts\s*one off"),
+    ])
+    expect(rows.nth(1).locator(".rh")).to_have_text(re.compile(r"Bo\s*\+4 points, total %d" % totals[1]))
+    expect(rows.nth(1).locator("tr")).to_have_text([
+        re.compile(r"Beacon\s*3 \u2192 0 pts\s*no award"),
+        re.compile(r"Grove\s*1 \u2192 1 pts\s*tied smallest positive"),
+        re.compile(r"Mooring\s*3 \u2192 3 pts\s*exact target"),
+    ])
+    expect(rows.nth(2).locator(".rh")).to_have_text(re.compile(r"Cy\s*\+3 points, total %d" % totals[2]))
+    expect(phone.locator("#status")).to_have_text(
+        "You scored 8, total %d. The reader turns the next card on the box." % totals[0])
+    screenshot(phone, "05_reveal")
+
+    expected = [["1", "2", "2", "3", str(r1[0]), str(r1[0])], ["2", "4", "1", "2", "8", str(totals[0])]]
+    expected += [[str(r), "", "", "", "", ""] for r in range(3, 7)]
+    assert sheet_rows(phone) == expected
+    expect(phone.locator("table.sheet thead th")).to_have_text(
+        ["Round", "Beacon", "Grove", "Mooring", "Round points", "Running total"])
+
+    with phone.expect_download() as info:
+        phone.get_by_role("button", name="Save record (CSV)").click()
+    download = info.value
+    assert download.suggested_filename == "token-tide-Ada.csv"
+    with open(download.path(), encoding="utf-8") as f:
+        text = f.read()
+    assert list(csv.reader(io.StringIO(text))) == [
+        ["Round", "Beacon", "Grove", "Mooring", "Round points", "Running total"]] + expected[:2]
+
+    # in the next round the reveal folds away under "Last reveal" and the sheet shows my hidden row
+    box.next_round()
+    until(phone, phone.get_by_role("heading", name="High Water"))
+    expect(phone.locator("#revealHead")).to_have_text("Last reveal: Round 2: Middle Water, target 3")
+    expect(phone.locator("#revealRows")).to_be_hidden()
+    ready(phone, (1, 1, 5))
+    assert sheet_rows(phone)[2] == ["3", "1", "1", "5", "", ""]
+
+
+def test_practice_round_then_a_shared_victory(box, phone):
+    join(phone, "Ada")
+    bo = box.join("Bo")
+    cy = box.join("Cy")
+    box.start(deck=tt.DECK_SHORT, practice=True)
+    until(phone, phone.get_by_text("Practice round (not scored)"))
+    expect(phone.locator("#targetLine")).to_have_text("Mooring target 3")
+    screenshot(phone, "03b_practice")
+    ready(phone, (3, 2, 2))
+    bo.allocate([3, 2, 2])
+    cy.allocate([1, 3, 3])
+    box.reveal()
+    until(phone, phone.locator("#revealHead"))
+    expect(phone.locator("#revealHead")).to_have_text("Practice round (not scored), target 3")
+    expect(phone.locator("#revealRows > li").first.locator(".rh")).to_have_text(
+        re.compile(r"Ada \(you\)\s*4 points \(practice\)"))
+    assert all(row[4] == "" for row in sheet_rows(phone))
+    box.next_round()
+    until(phone, phone.get_by_text("Round 1 of 4"))
+    token = token_of(phone)
+    for _ in range(4):
+        assert call(box.url, "/api/allocation", {"allocation": [3, 2, 2]}, token)[0] == 200
+        bo.allocate([3, 2, 2])
+        cy.allocate([1, 3, 3])
+        box.reveal()
+        box.next_round()
+    until(phone, phone.locator("#final"))
+    expect(phone.locator("#tide")).to_be_hidden()
+    expect(phone.locator("#status")).to_have_text("Game over. You share the victory!")
+    expect(phone.locator("#winners")).to_have_text("Winners, sharing the victory: Ada and Bo with 19 points")
+    expect(phone.locator("#standings li")).to_have_text([
+        "1. Ada (you): 19 points, winner", "1. Bo: 19 points, winner", "3. Cy: 6 points"])
+    rows = sheet_rows(phone)
+    assert [r[0] for r in rows] == ["1", "2", "3", "4"]
+    assert [r[5] for r in rows] == ["6", "10", "13", "19"]
+    expect(phone.get_by_role("button", name="Save record (CSV)")).to_be_enabled()
+    expect(phone.get_by_role("button", name="Print")).to_be_enabled()
+    expect(phone.locator("#alloc")).to_be_hidden()
+    screenshot(phone, "06_over")
