@@ -79,14 +79,18 @@ class Clock:
 class Buttons:
     """Three buttons, pressed by code: press("A", 80) holds A down for 80 ms of board time.
 
-    The hold starts when the firmware first reads the button, not when press() is called, so a
-    busy host (a slow CI machine) never shortens a press or loses it.
+    The hold starts when the firmware first reads the button, not when press() is called, and
+    lasts at least MIN_READS reads, so a busy host (a slow CI machine) never loses a press that a
+    person's finger would have made.
     """
+
+    MIN_READS = 4
 
     def __init__(self, clock):
         self.clock = clock
         self.queued = {}  # name -> hold ms, waiting to be seen
         self.held = {}  # name -> tick when it is released
+        self.reads = {}  # name -> reads while held
 
     def press(self, name, hold_ms=80):
         if name not in BUTTONS:
@@ -102,8 +106,13 @@ class Buttons:
             if until is None and name in self.queued:
                 until = time.ticks_add(now, self.queued.pop(name))
                 self.held[name] = until
-            down = until is not None and time.ticks_diff(until, now) > 0
-            if until is not None and not down:
+                self.reads[name] = 0
+            down = until is not None and (
+                time.ticks_diff(until, now) > 0 or self.reads[name] < self.MIN_READS
+            )
+            if down:
+                self.reads[name] += 1
+            elif until is not None:
                 del self.held[name]
             levels.append(down)
         return tuple(levels)

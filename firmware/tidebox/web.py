@@ -32,24 +32,48 @@ def error(status, message):
 
 
 class BoxServer(Microdot):
-    """Microdot with the board's connection gate and a deadline for reading each request."""
+    """Microdot with the board's connection gate, a deadline for reading each request, and one
+    answer built at a time.
+
+    Reading a request may take a slow phone a while, so up to five are read side by side; but
+    only one is dispatched and answered at a time, so the heap holds one answer, not five (each
+    answer is small and written at once, so nobody waits long).
+    """
 
     def __init__(self, gate):
         super().__init__()
         self.gate = gate
+        import asyncio
+
+        self.answering = asyncio.Lock()
 
     async def handle_request(self, reader, writer):
         import asyncio
 
         async with self.gate:
             try:
-                await asyncio.wait_for(super().handle_request(reader, writer), REQUEST_SECONDS)
+                request = await asyncio.wait_for(
+                    Request.create(self, reader, writer, writer.get_extra_info("peername")), REQUEST_SECONDS
+                )
             except asyncio.TimeoutError:
-                try:
-                    writer.close()
-                    await writer.wait_closed()
-                except OSError:
-                    pass
+                await _close(writer)  # a client too slow to send its request: cut it off
+                return
+            except Exception:  # noqa: BLE001 - unreadable request: microdot answers 400 for None
+                request = None
+            try:
+                async with self.answering:
+                    response = await self.dispatch_request(request)
+                    await response.write(writer)
+            except OSError:
+                pass  # the phone went away mid-answer
+            await _close(writer)
+
+
+async def _close(writer):
+    try:
+        await writer.aclose()
+    except OSError:
+        pass
 
 
 def read_json(request):
