@@ -1,0 +1,311 @@
+# The Raspberry Pi Pico W and Pico 2 W board: the hardware behind the board API of boards/host.py.
+#
+# boards/pico_w.py and boards/pico2_w.py name the board and call make_board() here; the bundle
+# installs one of them as board.mpy and this module as pico_common.mpy. Wiring (boards/README.md):
+#   OLED 128x64 on I2C0: SDA GP4 (header pin 6), SCL GP5 (pin 7), VCC 3V3 OUT (pin 36), GND (pin 8)
+#   buttons A, B, C: GP10, GP11, GP12 (pins 14, 15, 16), each to GND (pin 13); internal pull-ups
+#   buzzer (optional): GP15 (pin 20), driven with PWM; GND (pin 18)
+# GP23, GP24, GP25 and GP29 belong to the CYW43 Wi-Fi chip and are not on the header.
+#
+# A settings.json next to main.py changes any of this per box (keys as in DEFAULTS below); without
+# one, the defaults hold. Debouncing is the firmware's job: buttons.read() returns raw levels.
+import binascii
+import json
+import os
+import time
+
+import machine
+import network
+from micropython import const
+
+WIDTH = const(128)  # SSD1306 0.96" and SH1106 1.3" panels are both 128 x 64
+HEIGHT = const(64)
+TCP_LIMIT = const(5)  # lwIP's MEMP_NUM_TCP_PCB default: lwIP itself refuses a 6th connection
+
+_SDA = const(4)  # GP4, header pin 6: I2C0 SDA
+_SCL = const(5)  # GP5, header pin 7: I2C0 SCL
+_OLED_ADDR = const(0x3C)  # 7-bit address of most 128x64 modules; 0x3D with the address jumper moved
+_I2C_HZ = const(400_000)  # fast mode: a full 1 KB frame takes about 23 ms
+_BUTTON_A = const(10)  # GP10, header pin 14
+_BUTTON_B = const(11)  # GP11, header pin 15
+_BUTTON_C = const(12)  # GP12, header pin 16
+_BUZZER = const(15)  # GP15, header pin 20 (PWM slice 7, channel B)
+
+_HALF_DUTY = const(32768)  # duty_u16 for a square wave: the loudest a piezo gets
+_MIN_HZ = const(20)  # rp2 PWM reaches down to about 8 Hz; below 20 Hz a piezo only clicks
+_MAX_HZ = const(20_000)  # beyond hearing
+_WDT_MAX_MS = const(8388)  # rp2 limit: a 24-bit counter that counts down twice per microsecond
+_AP_WAIT_MS = const(10_000)  # the AP is usually up in well under a second
+_AP_POLL_MS = const(50)
+_WPA2_AES_PSK = const(0x00400004)  # CYW43_AUTH_WPA2_AES_PSK: WPA2 flag 0x00400000 | AES 0x0004
+_HTTP_PORT = const(80)
+_DNS_PORT = const(53)
+
+SETTINGS_FILE = "/settings.json"
+STORAGE_DIR = "/data"
+AP_IP = "192.168.4.1"  # the CYW43 AP's default address (and its DHCP server's DNS answer)
+# CYW43 pins, not on the header; a setting that names one of them is refused.
+_RESERVED_PINS = (23, 24, 25, 29)
+
+# Per-box settings: settings.json holds any of these keys. Pins are GP numbers.
+DEFAULTS = {
+    "display": "ssd1306",  # "sh1106" for a 1.3" SH1106 panel (driver: mip install github:robert-hh/SH1106)
+    "i2c_address": _OLED_ADDR,
+    "sda": _SDA,  # an even GP; scl is the next one (GP4/GP5 is I2C0, GP2/GP3 or GP6/GP7 is I2C1)
+    "scl": _SCL,
+    "flip": False,  # True turns the picture 180 degrees (a panel mounted upside down)
+    "buttons": [_BUTTON_A, _BUTTON_B, _BUTTON_C],  # A, B, C, left to right under the screen
+    "buzzer": _BUZZER,  # null: no buzzer fitted
+    "country": "XX",  # Wi-Fi regulatory domain: "XX" is worldwide-safe; "GB", "DE", "US", ... for yours
+}
+
+
+def load_settings(path=SETTINGS_FILE):
+    """DEFAULTS overlaid with the settings file; a missing or broken file leaves the defaults."""
+    settings = dict(DEFAULTS)
+    try:
+        with open(path) as f:
+            given = json.load(f)
+    except OSError:
+        return settings  # no settings file: this box uses the defaults
+    except ValueError as e:
+        print("settings: %s is not valid JSON (%s); using the defaults" % (path, e))
+        return settings
+    if not isinstance(given, dict):
+        print("settings: %s must hold a JSON object; using the defaults" % path)
+        return settings
+    for key in given:
+        if key in settings:
+            settings[key] = given[key]
+        else:
+            print("settings: unknown key %r ignored" % key)
+    problem = _check(settings)
+    if problem:
+        print("settings: %s; using the defaults" % problem)
+        return dict(DEFAULTS)
+    return settings
+
+
+def _check(settings):
+    """What is wrong with the settings, or None."""
+    if settings["display"] not in ("ssd1306", "sh1106"):
+        return "display must be \"ssd1306\" or \"sh1106\""
+    buttons = settings["buttons"]
+    if not isinstance(buttons, list) or len(buttons) != 3:
+        return "buttons must list three GP numbers (A, B, C)"
+    pins = [settings["sda"], settings["scl"]] + buttons
+    if settings["buzzer"] is not None:
+        pins.append(settings["buzzer"])
+    for pin in pins:
+        if type(pin) is not int or not 0 <= pin <= 29 or pin in _RESERVED_PINS:
+            return "%r is not a free GP pin" % (pin,)
+    if len(set(pins)) != len(pins):
+        return "a pin is used twice"
+    if settings["sda"] & 1 or settings["scl"] != settings["sda"] + 1:
+        return "sda must be an even GP and scl the next one"
+    return None
+
+
+class Clock:
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+
+def _i2c(sda, scl):
+    # GP0/1, GP4/5, GP8/9, ... are I2C0; GP2/3, GP6/7, GP10/11, ... are I2C1.
+    return machine.I2C((sda >> 1) & 1, sda=machine.Pin(sda), scl=machine.Pin(scl), freq=_I2C_HZ)
+
+
+def _find_address(i2c, address):
+    """The configured address if a panel answers there, else the other usual one if that answers."""
+    try:
+        found = i2c.scan()
+    except OSError:
+        return address
+    if address not in found:
+        for other in (0x3C, 0x3D):  # the two addresses SSD1306/SH1106 modules are strapped to
+            if other in found:
+                print("display: nothing at 0x%02X, using the panel at 0x%02X" % (address, other))
+                return other
+        print("display: no panel answers on I2C (found %s); check SDA/SCL/VCC/GND" % found)
+    return address
+
+
+def make_display(settings):
+    """The OLED as a framebuf.FrameBuffer with show(), invert(), contrast(), poweroff(), poweron()."""
+    i2c = _i2c(settings["sda"], settings["scl"])
+    address = _find_address(i2c, settings["i2c_address"])
+    if settings["display"] == "sh1106":
+        import sh1106
+
+        class SH1106(sh1106.SH1106_I2C):
+            # The driver sends only the pages its own drawing calls marked; the firmware may draw
+            # in ways it does not track (blit of a QR code, direct buffer writes), so send all.
+            def show(self, full_update=True):
+                super().show(True)
+
+        panel = SH1106(WIDTH, HEIGHT, i2c, addr=address, rotate=180 if settings["flip"] else 0)
+        panel.buffer = panel.renderbuf  # the same name as the SSD1306 driver's frame buffer
+        return panel
+    import ssd1306
+
+    panel = ssd1306.SSD1306_I2C(WIDTH, HEIGHT, i2c, addr=address)
+    if settings["flip"]:
+        if hasattr(panel, "rotate"):
+            panel.rotate(0)  # the driver's start-up orientation is rotate(1)
+        else:
+            print("display: this ssd1306 driver cannot flip; `mpremote mip install ssd1306` updates it")
+    return panel
+
+
+class Buttons:
+    """A, B, C to GND with the internal pull-ups: a pressed button reads 0. The RP2350's erratum E9
+    (a pin with the internal pull-down can latch at about 2 V) concerns pull-downs only."""
+
+    def __init__(self, pins):
+        self.pins = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP) for n in pins]
+
+    def read(self):
+        """(A, B, C) levels, True while held down."""
+        a, b, c = self.pins
+        return (not a.value(), not b.value(), not c.value())
+
+
+class Buzzer:
+    """A passive piezo on a PWM pin. tone() starts the note and returns at once; a one-shot
+    machine.Timer silences it after `ms` (its callback only writes the duty, so it is IRQ-safe)."""
+
+    def __init__(self, pin):
+        self.pwm = machine.PWM(machine.Pin(pin))
+        self.pwm.duty_u16(0)
+        self.timer = machine.Timer()
+        self._silence = self.silence  # bound once here, not inside the timer interrupt
+
+    def tone(self, freq, ms):
+        self.timer.deinit()
+        if freq <= 0 or ms <= 0:
+            self.silence()
+            return
+        self.pwm.freq(min(max(int(freq), _MIN_HZ), _MAX_HZ))
+        self.pwm.duty_u16(_HALF_DUTY)
+        self.timer.init(mode=machine.Timer.ONE_SHOT, period=int(ms), callback=self._silence)
+
+    def silence(self, timer=None):
+        self.pwm.duty_u16(0)
+
+
+class Radio:
+    """The Wi-Fi hotspot: WPA2, the regulatory domain set before the chip starts, no power saving."""
+
+    def __init__(self, country):
+        self.country = country
+        self.ssid = None
+        self.password = None
+        self.ip = AP_IP
+        self.ap = None
+
+    def start_hotspot(self, ssid, password):
+        if not 8 <= len(password) <= 63:
+            raise ValueError("a WPA2 passphrase has 8 to 63 characters")
+        network.country(self.country)  # read when the chip starts, so before active(True)
+        ap = network.WLAN(network.AP_IF)
+        # No max_clients: it raises on rp2; the AP's DHCP server has 8 leases anyway.
+        ap.config(ssid=ssid, key=password, security=getattr(network.WLAN, "SEC_WPA2", _WPA2_AES_PSK))
+        ap.active(True)
+        ap.config(pm=network.WLAN.PM_NONE)  # after active(): starting the chip sets the default PM
+        start = time.ticks_ms()
+        while not ap.active():
+            if time.ticks_diff(time.ticks_ms(), start) > _AP_WAIT_MS:
+                raise OSError("the Wi-Fi hotspot did not start")
+            time.sleep_ms(_AP_POLL_MS)
+        self.ap = ap
+        self.ssid = ssid
+        self.password = password
+        self.ip = ap.ifconfig()[0]
+        return self.ip
+
+
+class Watchdog:
+    """machine.WDT: once started it cannot be stopped (only a reset ends it)."""
+
+    def __init__(self):
+        self.wdt = None
+        self.feeds = 0
+        self.timeout = 0
+
+    def start(self, timeout_ms):
+        self.timeout = min(max(int(timeout_ms), 1), _WDT_MAX_MS)
+        self.wdt = machine.WDT(timeout=self.timeout)
+
+    def feed(self):
+        if self.wdt is not None:
+            self.wdt.feed()
+        self.feeds += 1
+
+
+class TcpGate:
+    """No waiting here: lwIP itself serves at most TCP_LIMIT connections. Counts them, as on the host."""
+
+    def __init__(self, limit=TCP_LIMIT):
+        self.limit = limit
+        self.active = 0
+        self.peak = 0
+
+    async def __aenter__(self):
+        self.active += 1
+        if self.active > self.peak:
+            self.peak = self.active
+        return self
+
+    async def __aexit__(self, *exc):
+        self.active -= 1
+
+
+class Board:
+    def __init__(self, name, settings_path=SETTINGS_FILE, storage_dir=STORAGE_DIR):
+        self.name = name
+        self.settings = load_settings(settings_path)
+        self.clock = Clock()
+        self.display = make_display(self.settings)
+        self.buttons = Buttons(self.settings["buttons"])
+        pin = self.settings["buzzer"]
+        self.buzzer = None if pin is None else Buzzer(pin)
+        self.radio = Radio(self.settings["country"])
+        self.watchdog = Watchdog()
+        self.tcp_gate = TcpGate()
+        self.storage_dir = storage_dir
+        self.http_port = _HTTP_PORT
+        self.http_host = "0.0.0.0"
+        self.dns_port = _DNS_PORT
+        try:
+            os.mkdir(storage_dir)
+        except OSError:
+            pass  # already there
+
+    def unique_id(self):
+        """The flash chip's 64-bit unique id as hex; names the hotspot."""
+        return binascii.hexlify(machine.unique_id()).decode()
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+    def urandom(self, n):
+        return os.urandom(n)  # the rp2 hardware RNG (ring oscillator) seeds it
+
+    def page_url(self):
+        if self.http_port == _HTTP_PORT:
+            return "http://%s/" % self.radio.ip
+        return "http://%s:%d/" % (self.radio.ip, self.http_port)
+
+    def reset(self):
+        machine.reset()
+
+    def add_routes(self, app, box):
+        """The simulator's pages exist on the host board only."""
+        return None

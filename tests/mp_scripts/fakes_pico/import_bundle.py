@@ -1,0 +1,47 @@
+# Imports a built bundle under the MicroPython unix port on the fake rp2 hardware in this folder:
+# the board (made with its settings and storage in a scratch folder), then main.py up to the point
+# where it asks for the board (its top-level imports all run), then every module the bundle carries.
+# argv[1]: scratch folder; stdin: JSON list of the bundle's module names.
+# stdout: {"main": ..., "failed": {name: error}, "loaded": [...], "board_heap_used": bytes (the board
+# and its display), "heap_used": bytes (everything)}
+import gc
+import json
+import sys
+
+names = json.loads(sys.stdin.read())
+work = sys.argv[1]
+gc.collect()
+start = gc.mem_free()
+
+import board  # noqa: E402 - the bundle's board.mpy, on the fakes
+
+made = board.make_board(settings_path=work + "/settings.json", storage_dir=work + "/data")
+gc.collect()
+board_used = start - gc.mem_free()
+
+
+class Stop(Exception):
+    pass
+
+
+class NoBoard:
+    def make_board(self):
+        raise Stop()
+
+
+sys.modules["board"] = NoBoard()
+try:
+    __import__("main")
+    ran = "returned"
+except Stop:
+    ran = "stopped at make_board"
+sys.modules["board"] = board
+failed = {}
+for name in names:
+    try:
+        __import__(name)
+    except Exception as e:  # reported to the test
+        failed[name] = "%s: %s" % (type(e).__name__, e)
+gc.collect()
+print(json.dumps({"main": ran, "failed": failed, "loaded": sorted(sys.modules), "board": made.name,
+                  "board_heap_used": board_used, "heap_used": start - gc.mem_free()}))

@@ -1,0 +1,259 @@
+"""boards/pico_w.py and pico2_w.py, compiled with mpy-cross, run under the MicroPython unix port on
+the fake rp2 hardware in tests/mp_scripts/fakes_pico/ (machine, network, ssd1306, sh1106), which
+records every call: pins, pull-ups, I2C, the hotspot's order of calls, PWM, timers, the watchdog."""
+
+import json
+import subprocess
+
+import build
+import bundle
+import pytest
+from micropython_runner import MP_SCRIPTS, PICO_HEAP
+
+FAKES = MP_SCRIPTS / "fakes_pico"
+ONE_SHOT = 0  # the fake machine.Timer.ONE_SHOT
+PULL_UP = 1
+IN = 0
+PM_NONE = 0x10  # the fake network.WLAN.PM_NONE
+WPA2_AES_PSK = 0x00400004
+
+
+def compile_board(out, board):
+    out.mkdir(parents=True, exist_ok=True)
+    build.compile_file(build.BOARDS / (board + ".py"), out / "board.mpy", "board.py")
+    build.compile_file(build.BOARDS / "pico_common.py", out / "pico_common.mpy", "pico_common.py")
+    return out
+
+
+@pytest.fixture
+def run_board(tmp_path):
+    def run(actions=(), settings=None, levels=None, i2c=None, board="pico_w"):
+        tree = compile_board(tmp_path / ("tree_" + board), board)
+        work = tmp_path / "work"
+        work.mkdir(exist_ok=True)
+        request = {"dir": str(work), "settings": settings, "levels": levels or {}, "actions": list(actions)}
+        if i2c is not None:
+            request["i2c"] = i2c
+        env = build.micropython_env(tree)
+        env["MICROPYPATH"] = "%s:%s:.frozen" % (FAKES, tree)
+        cmd = [build.micropython(), "-X", "heapsize=" + PICO_HEAP, str(FAKES / "check_board.py")]
+        proc = subprocess.run(cmd, input=json.dumps(request), capture_output=True, text=True, timeout=60,
+                              env=env)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        *printed, last = proc.stdout.strip().splitlines()
+        out = json.loads(last)
+        out["printed"] = "\n".join(printed)
+        return out
+
+    return run
+
+
+def events(out, *names):
+    return [e for e in out["events"] if e[0] in names]
+
+
+def index(out, event):
+    return out["events"].index(event)
+
+
+def test_both_boards_and_the_common_module_compile(tmp_path):
+    for name in ("pico_w", "pico2_w", "pico_common"):
+        dst = tmp_path / (name + ".mpy")
+        subprocess.run([build.mpy_cross(), "-o", str(dst), str(build.BOARDS / (name + ".py"))], check=True)
+        assert dst.read_bytes()[:2] == b"M\x06"
+
+
+def test_pins_pull_ups_and_the_oled(run_board):
+    out = run_board()
+    assert out["name"] == "pico_w" and out["board_module_name"] == "pico_w"
+    assert events(out, "I2C") == [["I2C", 0, 4, 5, 400000]]  # I2C0 on GP4/GP5 at 400 kHz
+    assert events(out, "SSD1306_I2C") == [["SSD1306_I2C", 128, 64, 0x3C]]
+    buttons = [e for e in events(out, "Pin") if e[1] in (10, 11, 12)]
+    assert buttons == [["Pin", 10, IN, PULL_UP], ["Pin", 11, IN, PULL_UP], ["Pin", 12, IN, PULL_UP]]
+    assert all(e[1] not in (23, 24, 25, 29) for e in events(out, "Pin"))  # the CYW43's pins
+    assert out["display"] == [128, 64, "SSD1306_I2C"]
+    assert out["http"] == ["0.0.0.0", 80, 53]
+    assert out["uid"] == "e6614103e7452d2f"
+    assert out["storage_dir"].endswith("/data") and "data" in out["dir"]
+    assert out["urandom"] == 16 and out["ticks"] and out["clock"]
+
+
+def test_buttons_read_low_as_pressed(run_board):
+    out = run_board([["read"]])
+    assert out["results"][0]["ok"] == [False, False, False]  # pulled up, nothing pressed
+    out = run_board([["read"]], levels={"11": 0})
+    assert out["results"][0]["ok"] == [False, True, False]
+    out = run_board([["read"]], levels={"10": 0, "12": 0})
+    assert out["results"][0]["ok"] == [True, False, True]
+
+
+def test_hotspot_sets_the_country_first_then_wpa2_then_no_power_saving(run_board):
+    out = run_board([["hotspot", "Tidebox-2D2F", "tidewater42"], ["page_url"]])
+    assert out["results"][0] == {"ok": "192.168.4.1"}
+    assert out["results"][1] == {"ok": "http://192.168.4.1/"}
+    country = index(out, ["country", "XX"])
+    wlan = index(out, ["WLAN", 1])  # network.AP_IF
+    ssid = index(out, ["config", "ssid", "Tidebox-2D2F"])
+    key = index(out, ["config", "key", "tidewater42"])
+    security = index(out, ["config", "security", WPA2_AES_PSK])
+    active = index(out, ["active", True])
+    pm = index(out, ["config", "pm", PM_NONE])
+    assert country < wlan < ssid < active and key < active and security < active < pm
+    assert not [e for e in events(out, "config") if e[1] == "max_clients"]  # it raises on rp2
+
+
+def test_hotspot_country_comes_from_the_settings(run_board):
+    out = run_board([["hotspot", "Tidebox-2D2F", "tidewater42"]], settings={"country": "DE"})
+    assert ["country", "DE"] in out["events"] and ["country", "XX"] not in out["events"]
+
+
+def test_hotspot_refuses_a_passphrase_wpa2_cannot_take(run_board):
+    out = run_board([["hotspot", "Tidebox-2D2F", "short"]])
+    assert out["results"][0]["error"] == "ValueError"
+    assert not events(out, "active")
+
+
+def test_buzzer_starts_pwm_and_a_one_shot_timer_stops_it(run_board):
+    out = run_board([["tone", 880, 120], ["fire_timer"], ["tone", 3, 50], ["tone", 0, 100]])
+    assert out["buzzer"] is True
+    assert ["PWM", 15] in out["events"]
+    first = index(out, ["PWM.freq", 15, 880])
+    on = out["events"].index(["PWM.duty_u16", 15, 32768], first)
+    timer = out["events"].index(["Timer.init", ONE_SHOT, 120], on)
+    off = out["events"].index(["PWM.duty_u16", 15, 0], timer)
+    assert first < on < timer < off
+    assert ["PWM.freq", 15, 20] in out["events"]  # 3 Hz is raised to the lowest tone a piezo plays
+    assert out["events"][-2:] == [["Timer.deinit"], ["PWM.duty_u16", 15, 0]]  # 0 Hz: a rest, silent now
+    assert all(r == {"ok": None} for r in out["results"])
+
+
+def test_no_buzzer_when_the_settings_say_so(run_board):
+    out = run_board(settings={"buzzer": None})
+    assert out["buzzer"] is False and not events(out, "PWM")
+
+
+def test_watchdog_clamps_to_the_rp2_limit_and_feeds(run_board):
+    out = run_board([["feed"], ["wdt_start", 20000], ["feed"], ["feed"]])
+    assert all("error" not in r for r in out["results"])
+    assert events(out, "WDT") == [["WDT", 8388]]
+    assert index(out, ["WDT", 8388]) < out["events"].index(["WDT.feed"])
+    assert len(events(out, "WDT.feed")) == 2  # a feed before start() touches no hardware
+
+
+def test_tcp_gate_counts_like_the_hosts(run_board):
+    out = run_board([["gate"]])
+    assert out["results"][0]["ok"] == [2, 0, 2]  # inside both: 2 active; after: 0; peak 2
+
+
+def test_reset_calls_machine_reset(run_board):
+    out = run_board([["reset"]])
+    assert out["results"][0]["ok"] == "reset" and ["reset"] in out["events"]
+
+
+def test_sh1106_panel_from_the_settings_sends_whole_frames(run_board):
+    out = run_board([["show"]], settings={"display": "sh1106", "flip": True})
+    assert events(out, "SH1106_I2C") == [["SH1106_I2C", 128, 64, 0x3C, 180]]
+    assert not events(out, "SSD1306_I2C")
+    shows = events(out, "show")
+    assert len(shows) >= 3 and all(e == ["show", "sh1106", True] for e in shows)  # always whole frames
+    assert out["display"][:2] == [128, 64]
+
+
+def test_ssd1306_flip(run_board):
+    out = run_board(settings={"flip": True})
+    assert ["rotate", 0] in out["events"]
+    assert "rotate" not in [e[0] for e in run_board()["events"]]
+
+
+def test_panel_found_at_the_other_address(run_board):
+    out = run_board(i2c=[0x3D])
+    assert events(out, "SSD1306_I2C") == [["SSD1306_I2C", 128, 64, 0x3D]]
+    assert "nothing at 0x3C, using the panel at 0x3D" in out["printed"]
+
+
+def test_other_pins_from_the_settings(run_board):
+    settings = {"sda": 2, "scl": 3, "buttons": [16, 17, 18], "buzzer": 22}
+    out = run_board([["tone", 440, 10]], settings=settings)
+    assert events(out, "I2C") == [["I2C", 1, 2, 3, 400000]]  # GP2/GP3 is I2C1
+    assert [e[1] for e in events(out, "Pin") if e[2] == IN] == [16, 17, 18]
+    assert ["PWM", 22] in out["events"]
+
+
+@pytest.mark.parametrize("settings, why", [
+    ({"buttons": [10, 11, 23]}, "is not a free GP pin"),  # GP23 drives the Wi-Fi chip's power
+    ({"buzzer": 4}, "a pin is used twice"),
+    ({"sda": 5, "scl": 6}, "sda must be an even GP"),
+    ({"display": "st7735"}, "display must be"),
+    ("{not json", "is not valid JSON"),
+])
+def test_broken_settings_fall_back_to_the_defaults(run_board, settings, why):
+    out = run_board(settings=settings)
+    assert why in out["printed"]
+    assert out["settings"] == bundle.make_settings()[0]
+    assert [e[1] for e in events(out, "Pin") if e[2] == IN] == [10, 11, 12]
+
+
+def test_unknown_setting_is_reported_and_ignored(run_board):
+    out = run_board(settings={"buzer": None})
+    assert "unknown key 'buzer' ignored" in out["printed"] and out["buzzer"] is True
+
+
+def test_board_defaults_are_the_bundles_settings(run_board):
+    out = run_board()
+    assert out["settings"] == bundle.make_settings()[0]
+
+
+def test_pico2_w_is_the_same_board_by_another_name(run_board):
+    out = run_board([["read"], ["hotspot", "Tidebox-2D2F", "tidewater42"]], levels={"12": 0}, board="pico2_w")
+    assert out["name"] == "pico2_w" and out["board_module_name"] == "pico2_w"
+    assert out["results"][0]["ok"] == [False, False, True]
+    assert out["results"][1]["ok"] == "192.168.4.1"
+    assert events(out, "I2C") == [["I2C", 0, 4, 5, 400000]]
+
+
+# --- the wiring diagram and the README agree with the code ----------------------------------
+
+
+def test_wiring_diagram_renders(tmp_path):
+    import wiring
+    from PIL import Image
+
+    paths = wiring.render(tmp_path)
+    svg = paths["svg"].read_text()
+    for label in ("GP4 SDA", "GP5 SCL", "GP10 A", "GP11 B", "GP12 C", "GP15 PWM", "3V3 OUT", "Buzzer"):
+        assert label in svg, label
+    with Image.open(paths["png"]) as image:
+        assert image.size[0] > 1000 and image.size[1] > 300
+    bom = paths["tsv"].read_text()
+    assert "tactile switch" in bom and "SSD1306" in bom and "100 ohm" in bom
+    small = wiring.readme_png(paths["png"], tmp_path / "small.png")
+    assert small.stat().st_size < 100 * 1024
+
+
+def test_wiring_and_readme_match_the_board_defaults():
+    import wiring
+    import yaml
+
+    settings = bundle.make_settings()[0]
+    roles = {"SDA": settings["sda"], "SCL": settings["scl"], "A": settings["buttons"][0],
+             "B": settings["buttons"][1], "C": settings["buttons"][2], "PWM": settings["buzzer"]}
+    pico = yaml.safe_load(wiring.SOURCE.read_text())["connectors"]["Pico W"]
+    seen = set()
+    for pin, label in zip(pico["pins"], pico["pinlabels"], strict=True):
+        if label == "GND":
+            assert pin in wiring.PICO_GND
+        elif label == "3V3 OUT":
+            assert pin == wiring.PICO_3V3_OUT
+        else:
+            gp, role = label.split()
+            assert wiring.PICO_HEADER[int(gp[2:])] == pin, label
+            assert roles[role] == int(gp[2:]), label
+            seen.add(role)
+    assert seen == set(roles)
+    readme = (build.BOARDS / "README.md").read_text()
+    rows = (("OLED | SDA", roles["SDA"]), ("OLED | SCL", roles["SCL"]), ("button A | to GND", roles["A"]),
+            ("button B | to GND", roles["B"]), ("button C | to GND", roles["C"]))
+    for part, gp in rows:
+        assert "| %s | GP%d | %d |" % (part, gp, wiring.PICO_HEADER[gp]) in readme, part
+    assert "| GP%d | %d |" % (roles["PWM"], wiring.PICO_HEADER[roles["PWM"]]) in readme
+    assert "(wiring.png)" in readme and (build.BOARDS / "wiring.png").exists()
