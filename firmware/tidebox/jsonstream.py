@@ -1,4 +1,4 @@
-# JSON written in pieces of about CHUNK bytes, for answers that grow with the game (the full view
+# JSON written in pieces of about CHUNK bytes (bytearrays), for answers that grow with the game (the full view
 # of an 8-player game is ~3.5 KB). One big json.dumps() string plus its bytes copy needs a large
 # contiguous block, which a long-running, fragmented Pico heap may not have; small pieces always fit.
 # Walks the value with an explicit stack: nested generators cost more heap than they save.
@@ -6,7 +6,7 @@ import json
 
 from micropython import const
 
-CHUNK = const(512)
+CHUNK = const(256)
 
 
 def chunks(value):
@@ -52,7 +52,7 @@ def chunks(value):
         else:
             out.extend(json.dumps(child).encode())
         if len(out) >= CHUNK:
-            yield bytes(out)
+            yield out  # handed over whole, never changed afterwards: no copy needed
             out = bytearray()
     if out:
-        yield bytes(out)
+        yield out

@@ -1,0 +1,42 @@
+"""Memory figures: the smallest heap (4 KB steps) at which the scripted 8-player game with eight
+pollers completes, the peak gc.mem_alloc() during that game, and the size of the firmware."""
+
+import build
+from memory_proof import PROOF_HEAP_KB, run_game
+
+STEP_KB = 4
+LOW_KB = 96
+
+
+def smallest_heap(tree):
+    """Bisection in STEP_KB steps between LOW_KB (assumed too small) and a heap that passes."""
+    high = PROOF_HEAP_KB
+    while not run_game(high, tree)["passed"]:
+        high += 32
+        if high > 512:
+            return None
+    low = LOW_KB
+    while high - low > STEP_KB:
+        mid = (low + high) // 2 // STEP_KB * STEP_KB
+        if run_game(mid, tree)["passed"]:
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def tree_kb(tree):
+    code = [p for p in tree.rglob("*") if p.is_file() and p.suffix in (".mpy", ".py")]
+    return sum(p.stat().st_size for p in code) / 1024
+
+
+def run():
+    tree = build.build_sim()
+    yield "min_heap_kb", smallest_heap(tree), "KB"
+    sampled = run_game(PROOF_HEAP_KB, tree, sample=True)
+    yield "peak_alloc_kb", round(sampled["peak_alloc"] / 1024, 1), "KB"
+    yield "firmware_code_kb", round(tree_kb(tree), 1), "KB"
+    import bundle
+
+    info = bundle.build_bundle()
+    yield "bundle_kb", round(info["total_bytes"] / 1024, 1), "KB"

@@ -1,0 +1,84 @@
+"""The memory proof: a scripted full 8-player game with eight phones polling once a second each,
+run on the compiled firmware (.mpy, as on the board) under the MicroPython unix port with a given
+heap. Shared by tests/test_memory.py (one heap, must pass) and bench_memory.py (bisection)."""
+
+import tempfile
+import threading
+import time
+
+import build
+from boxrig import BoxProcess
+from scripted_game import play_full_game
+
+# The heap the proof runs at in `make test`. The Pico W has about 205 KB of heap on a 32-bit build;
+# this port is 64-bit (pointers and objects up to twice as big), so this is the stricter budget.
+PROOF_HEAP_KB = 192
+
+
+class AllocSampler:
+    """Samples gc.mem_alloc() (garbage included, as the allocator sees it) during a run."""
+
+    def __init__(self, box, period=0.05):
+        self.box = box
+        self.period = period
+        self.peak = 0
+        self.samples = 0
+        self.stop_event = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self):
+        while not self.stop_event.is_set():
+            try:
+                self.peak = max(self.peak, self.box.status()["mem_alloc"])
+                self.samples += 1
+            except (OSError, ValueError):
+                pass
+            self.stop_event.wait(self.period)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop_event.set()
+        self.thread.join(5)
+
+
+def run_game(heap_kb, tree=None, sample=False):
+    """Plays the whole game at heap_kb. Returns a dict: ok, memory_errors, poll_errors, peak_alloc."""
+    tree = tree or build.build_sim()
+    folder = tempfile.mkdtemp(prefix="tidebox-mem-")
+    box = BoxProcess(tree, folder + "/state", heap="%dK" % heap_kb)
+    result = {"heap_kb": heap_kb, "ok": False, "memory_errors": 0, "poll_errors": [], "peak_alloc": 0,
+              "error": None}
+    started = time.monotonic()
+    try:
+        box.start()
+        if sample:
+            with AllocSampler(box) as sampler:
+                final, stats = play_full_game(box)
+            result["peak_alloc"] = sampler.peak
+        else:
+            final, stats = play_full_game(box)
+        result["ok"] = final["box"] == "over" and final["game"]["winners"] != []
+        result["poll_errors"] = stats["errors"]
+        result["poll_requests"] = stats["requests"]
+    except Exception as exc:  # noqa: BLE001 - a run that dies is a failed run, with its reason
+        result["error"] = repr(exc)
+    finally:
+        box.stop()
+        try:
+            with open(box.log.name) as f:
+                log = f.read()
+        except (OSError, AttributeError):
+            log = ""
+        result["memory_errors"] = log.count("MemoryError")
+        crash = folder + "/state/crash.log"
+        try:
+            with open(crash) as f:
+                result["memory_errors"] += f.read().count("MemoryError")
+        except OSError:
+            pass
+        result["seconds"] = time.monotonic() - started
+    result["passed"] = result["ok"] and not result["memory_errors"] and not result["poll_errors"]
+    return result
