@@ -91,6 +91,7 @@ class Buttons:
         self.queued = {}  # name -> hold ms, waiting to be seen
         self.held = {}  # name -> tick when it is released
         self.reads = {}  # name -> reads while held
+        self.fault = None  # tests inject "raise" (a crashing task) or "hang" (a stuck main loop)
 
     def press(self, name, hold_ms=80):
         if name not in BUTTONS:
@@ -99,6 +100,11 @@ class Buttons:
 
     def read(self):
         """(A, B, C) levels, True while held down."""
+        if self.fault == "raise":
+            self.fault = None
+            raise RuntimeError("injected fault: the button task crashed")
+        while self.fault == "hang":
+            pass  # a stuck main loop: only the watchdog gets the box going again
         now = self.clock.ticks_ms()
         levels = []
         for name in BUTTONS:
@@ -146,25 +152,32 @@ class Radio:
 
 
 class Watchdog:
-    """Counts feeds. With TIDEBOX_WATCHDOG_MS set, a missed feed ends the process like a reset."""
+    """Counts feeds. With TIDEBOX_WATCHDOG_MS set, a thread watches the feeds (in real time, not
+    the board clock that tests may advance) and, like the RP2040's watchdog, ends the process at
+    once when the main loop stops feeding it: kill -9 from a child shell, no clean-up."""
 
     def __init__(self, clock):
         self.clock = clock
         self.feeds = 0
         self.timeout = int(_env("TIDEBOX_WATCHDOG_MS", "0"))
-        self.last = clock.ticks_ms()
+        self.last = time.ticks_ms()
 
     def start(self, timeout_ms):
-        if not self.timeout:
-            self.timeout = 0  # on the host the watchdog is off unless a test asks for it
-        self.last = self.clock.ticks_ms()
+        self.last = time.ticks_ms()
+        if self.timeout:
+            import _thread
+
+            _thread.start_new_thread(self._watch, ())
 
     def feed(self):
         self.feeds += 1
-        self.last = self.clock.ticks_ms()
+        self.last = time.ticks_ms()
 
-    def expired(self):
-        return self.timeout and time.ticks_diff(self.clock.ticks_ms(), self.last) > self.timeout
+    def _watch(self):
+        while True:
+            time.sleep_ms(100)
+            if time.ticks_diff(time.ticks_ms(), self.last) > self.timeout:
+                os.system("kill -9 $PPID")  # $PPID of the shell is this interpreter
 
 
 class TcpGate:

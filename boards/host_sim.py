@@ -3,6 +3,7 @@
 #   GET  /sim/oled.png   the current frame as a 128x64 PNG
 #   POST /sim/press      {"button": "A", "ms": 80} holds a button down (ms >= 700 is a long press)
 #   POST /sim/advance    {"ms": 15000} moves the box's clock forward (tests skip a countdown)
+#   POST /sim/fault      {"kind": "raise" | "hang"}: the button task crashes once, or the loop hangs
 #   GET  /sim/status     {"frames": n, "tones": [...], "tcp_peak": n, "screen": "...", "mem_free": n}
 #                        (?gc=1 collects garbage first, so mem_free is what is really in use)
 import binascii
@@ -104,6 +105,15 @@ def add_routes(app, box, board):
             return {"error": "advance needs ms from 1 to 3600000"}, 400
         board.clock.advance(ms)
         return {"advanced": ms}
+
+    @app.post("/sim/fault")
+    async def sim_fault(request):
+        data = request.json if isinstance(request.json, dict) else {}
+        kind = data.get("kind")
+        if kind not in ("raise", "hang"):
+            return {"error": "fault kind must be raise or hang"}, 400
+        board.buttons.fault = kind
+        return {"fault": kind}
 
     @app.get("/sim/status")
     async def sim_status(request):
