@@ -6,7 +6,6 @@
 import json
 
 from tidebox import hotspot, jsonstream, timer
-from tidebox.games import token_tide as game
 from tidebox.seats import Seats
 
 SAVE_FILE = "game.json"
@@ -15,8 +14,6 @@ JOIN = "join"  # lobby open, phones join
 SETUP = "setup"  # the reader chooses deck, timer, first reader, practice
 PLAY = "play"
 OVER = "over"
-
-DECK_CHOICES = (game.DECK_SHUFFLED, game.DECK_NUMBERED, game.DECK_SHORT)
 
 
 def _open_object(chunks):
@@ -36,10 +33,11 @@ class Refused(Exception):
 
 
 class Box:
-    def __init__(self, board, storage):
+    def __init__(self, board, storage, rules):
         self.board = board
+        self.rules = rules  # the game's rules module (tidebox/games/...): pure functions on plain data
         self.storage = storage
-        self.seats = Seats(board.urandom, game.MAX_PLAYERS, game.check_name)
+        self.seats = Seats(board.urandom, self.rules.MAX_PLAYERS, self.rules.check_name)
         self.phase = JOIN
         self.state = None  # the game's state dict while playing
         self.options = {"deck": 0, "timer": 0, "reader": 0, "practice": False}
@@ -66,7 +64,7 @@ class Box:
             "phase": self.phase,
             "seats": self.seats.to_dict(),
             "options": self.options,
-            "game": game.to_dict(self.state) if self.state else None,
+            "game": self.rules.to_dict(self.state) if self.state else None,
         })
 
     def load(self):
@@ -76,9 +74,9 @@ class Box:
             data = self.storage.load(SAVE_FILE)
             if data is None:
                 return False
-            seats = Seats(self.board.urandom, game.MAX_PLAYERS, game.check_name)
+            seats = Seats(self.board.urandom, self.rules.MAX_PLAYERS, self.rules.check_name)
             seats.load(data.get("seats") or {})
-            state = game.from_dict(data["game"]) if data.get("game") else None
+            state = self.rules.from_dict(data["game"]) if data.get("game") else None
             phase = data.get("phase")
             if phase not in (JOIN, SETUP, PLAY, OVER) or (phase in (PLAY, OVER) and state is None):
                 raise ValueError("saved phase is damaged")
@@ -89,7 +87,7 @@ class Box:
                 for key in self.options:
                     if key in options:
                         self.options[key] = options[key]
-        except (ValueError, KeyError, TypeError, game.GameError):
+        except (ValueError, KeyError, TypeError, self.rules.GameError):
             self.storage.set_aside(SAVE_FILE)
             self.notice = "Save damaged: new"
             return False
@@ -101,7 +99,7 @@ class Box:
 
     def discard(self):
         """Forget everything: a brand new box."""
-        self.seats = Seats(self.board.urandom, game.MAX_PLAYERS, game.check_name)
+        self.seats = Seats(self.board.urandom, self.rules.MAX_PLAYERS, self.rules.check_name)
         self.state = None
         self.phase = JOIN
         self.countdown.stop()
@@ -117,7 +115,7 @@ class Box:
             raise Refused(409, "the game has started: ask the reader for a rejoin code")
         try:
             seat, token = self.seats.join(name)
-        except (ValueError, game.GameError) as e:
+        except (ValueError, self.rules.GameError) as e:
             status = 409 if ("taken" in str(e) or "full" in str(e)) else 400
             raise Refused(status, str(e))
         self.changed()
@@ -147,7 +145,7 @@ class Box:
     # ------------------------------------------------------------ setup and rounds
 
     def to_setup(self):
-        if self.seats.count() < game.MIN_PLAYERS:
+        if self.seats.count() < self.rules.MIN_PLAYERS:
             raise Refused(409, "at least 2 players must join")
         self.phase = SETUP
         if self.options["reader"] >= len(self.seats.names):
@@ -159,13 +157,13 @@ class Box:
         self.changed()
 
     def start_game(self):
-        deck = DECK_CHOICES[self.options["deck"] % len(DECK_CHOICES)]
+        deck = self.rules.DECK_MODES[self.options["deck"] % len(self.rules.DECK_MODES)]
         try:
-            self.state = game.new_game(
+            self.state = self.rules.new_game(
                 list(self.seats.names), deck=deck, first_reader=self.options["reader"],
                 below=self.random_below, practice=bool(self.options["practice"]),
             )
-        except game.GameError as e:
+        except self.rules.GameError as e:
             raise Refused(409, str(e))
         self.phase = PLAY
         self.countdown.stop()
@@ -195,32 +193,32 @@ class Box:
         return False
 
     def all_ready(self):
-        return self.state is not None and self.state["phase"] == game.PHASE_ALLOCATE and not game.waiting_for(
-            self.state
-        )
+        if self.state is None or self.state["phase"] != self.rules.PHASE_ALLOCATE:
+            return False
+        return not self.rules.waiting_for(self.state)
 
     def reveal(self):
         try:
-            game.reveal(self.state)
-        except game.GameError as e:
+            self.rules.reveal(self.state)
+        except self.rules.GameError as e:
             raise Refused(409, str(e))
         self.countdown.stop()
         self.changed()
 
     def next_round(self):
         try:
-            game.next_round(self.state)
-        except game.GameError as e:
+            self.rules.next_round(self.state)
+        except self.rules.GameError as e:
             raise Refused(409, str(e))
-        if game.is_over(self.state):
+        if self.rules.is_over(self.state):
             self.phase = OVER
         self.changed()
 
     def drop(self, seat):
         """The reader drops a player who has left: past scores stay, readiness stops counting."""
         try:
-            game.leave(self.state, seat)
-        except game.GameError as e:
+            self.rules.leave(self.state, seat)
+        except self.rules.GameError as e:
             raise Refused(409, str(e))
         self.seats.drop(seat)
         self.changed()
@@ -244,8 +242,8 @@ class Box:
         before = (self.state["hidden"][seat] if 0 <= seat < len(self.state["hidden"]) else None,
                   self.state["locked"][seat] if 0 <= seat < len(self.state["locked"]) else None)
         try:
-            game.set_allocation(self.state, seat, allocation, ready)
-        except game.GameError as e:
+            self.rules.set_allocation(self.state, seat, allocation, ready)
+        except self.rules.GameError as e:
             status = 409 if ("closed" in str(e) or "left" in str(e)) else 400
             raise Refused(status, str(e))
         try:
@@ -259,8 +257,8 @@ class Box:
         if self.phase != PLAY or self.state is None:
             raise Refused(409, "there is no round to allocate in yet")
         try:
-            game.unlock(self.state, seat)
-        except game.GameError as e:
+            self.rules.unlock(self.state, seat)
+        except self.rules.GameError as e:
             raise Refused(409, str(e))
         self.changed()
         return self.version
@@ -278,7 +276,7 @@ class Box:
             parts = _open_object(jsonstream.chunks(head))
             if self.state:
                 parts.append(b',"game":')
-                parts.extend(_open_object(jsonstream.chunks(game.view_for(self.state, None))))
+                parts.extend(_open_object(jsonstream.chunks(self.rules.view_for(self.state, None))))
             self._public = parts
             self._public_version = self.version
         return self._public

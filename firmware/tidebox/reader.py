@@ -1,21 +1,20 @@
 # The reader's flow: which screen the OLED shows and what buttons A, B and C do on it.
 #
-# Every screen is a name; `on_<name>(button, kind)` handles a press and screens.py / tide_screens.py
+# Every screen is a name; `on_<name>(button, kind)` handles a press (here for the box's own screens,
+# in the game's flow, e.g. tide_flow.py, for the game's) and screens.py / tide_screens.py
 # draw it. The convention on every screen: A moves or opens the menu, B changes or steps,
 # C goes on (confirm, start, reveal, next). Each screen prints its own hints on the bottom line.
 import time
 
-from tidebox import screens, tide_screens
+from tidebox import screens
 from tidebox.box import OVER, PLAY, SETUP, Refused
-from tidebox.buttons import LONG, SHORT
-from tidebox.games import token_tide as game
+from tidebox.buttons import LONG
 
 SPLASH_MS = 1500
 FLASH_MS = 3000  # the screen flashes this long when the countdown reaches zero
 TONE_HZ = 2000  # a piezo's loudest region is around 2-4 kHz
 TONE_MS = 300
 
-REVEAL_STEPS = ("quantities", "beacon", "grove", "mooring", "points", "standings")
 MENU_ITEMS = screens.MENU_ITEMS
 JOIN_MENU_ITEMS = screens.JOIN_MENU_ITEMS
 NAME_CHARS = screens.NAME_CHARS
@@ -33,10 +32,9 @@ class QrImages:
 
 
 class Reader:
-    REVEAL_STEPS = REVEAL_STEPS
-
-    def __init__(self, box, display, buzzer=None):
+    def __init__(self, box, display, buzzer, flow):
         self.box = box
+        self.flow = flow(self)  # the game's own screens and buttons (e.g. tide_flow.TideFlow)
         self.fb = display
         self.buzzer = buzzer
         self.screen = "splash"
@@ -84,7 +82,7 @@ class Reader:
     def press(self, button, kind):
         self.presses += 1
         self.message = ""
-        handler = getattr(self, "on_" + self.screen)
+        handler = getattr(self, "on_" + self.screen, None) or getattr(self.flow, "on_" + self.screen)
         try:
             handler(button, kind)
         except Refused as e:
@@ -122,7 +120,8 @@ class Reader:
 
     def draw(self, now):
         self.fb.fill(0)
-        drawer = getattr(tide_screens, "draw_" + self.screen, None) or getattr(screens, "draw_" + self.screen)
+        name = "draw_" + self.screen
+        drawer = getattr(screens, name, None) or getattr(self.flow.screens, name)
         drawer(self.fb, self, now)
         self.fb.show()
 
@@ -134,7 +133,7 @@ class Reader:
         if box.phase == OVER:
             return "final"
         if box.phase == PLAY:
-            if box.state["phase"] == game.PHASE_REVEALED:
+            if box.state["phase"] == self.box.rules.PHASE_REVEALED:
                 return "reveal"
             return "allocate" if box.countdown.running() or box.all_ready() else "card"
         return "join"
@@ -218,7 +217,7 @@ class Reader:
         elif button == "B":
             if kind == LONG:
                 self.name = self.name[:-1]
-            elif len(self.name) < game.MAX_NAME:
+            elif len(self.name) < self.box.rules.MAX_NAME:
                 self.name += NAME_CHARS[self.char]
         elif button == "C":
             if kind == LONG:
@@ -226,99 +225,6 @@ class Reader:
                 return
             self.box.join(self.name)  # a Refused keeps the screen and shows why
             self.go("join")
-
-    # ------------------------------------------------------------ setup
-
-    def on_setup(self, button, kind):
-        options = self.box.options
-        if button == "A":
-            if kind == LONG:
-                self.box.back_to_join()
-                self.go("join")
-                return
-            self.cursor = (self.cursor + 1) % 4
-        elif button == "B":
-            if self.cursor == 0:
-                options["deck"] = (options["deck"] + 1) % 3
-            elif self.cursor == 1:
-                options["timer"] = (options["timer"] + 1) % 5
-            elif self.cursor == 2:
-                self.pick = options["reader"]
-                self.next_seat()
-                options["reader"] = self.pick
-            else:
-                options["practice"] = not options["practice"]
-        elif button == "C":
-            self.box.start_game()
-            self.go("card")
-
-    # ------------------------------------------------------------ a round
-
-    def on_card(self, button, kind):
-        if button == "A":
-            self.go("menu")
-        elif button == "C":
-            self.expired_at = None
-            self.box.start_timer()
-            self.go("allocate")
-
-    def on_allocate(self, button, kind):
-        if button == "A":
-            self.go("menu")
-        elif button == "B":
-            if self.box.extend_timer():
-                self.expired_at = None
-                self.fb.invert(0)
-        elif button == "C":
-            if not self.box.all_ready():
-                waiting = len(game.waiting_for(self.box.state))
-                self.message = "Waiting for %d" % waiting
-                return
-            self.expired_at = None
-            self.fb.invert(0)
-            self.box.reveal()
-            self.step = 0
-            self.go("reveal")
-
-    def on_reveal(self, button, kind):
-        last = self.box.state["last"]
-        pages = tide_screens.reveal_pages(self, last)
-        if button == "A":
-            if self.page > 0:
-                self.page -= 1
-            elif self.step > 0:
-                self.step -= 1
-                self.page = tide_screens.reveal_pages(self, last) - 1
-        elif button == "C":
-            if self.page + 1 < pages:
-                self.page += 1
-            elif self.step + 1 < len(REVEAL_STEPS):
-                self.step += 1
-                self.page = 0
-            else:
-                self.box.next_round()
-                self.step = 0
-                self.go("final" if self.box.phase == OVER else "card")
-
-    def on_final(self, button, kind):
-        if button == "C":
-            if self.step == 0:
-                self.step = 1
-                self.page = 0
-            else:
-                _, pages = tide_screens.standings_page(self)
-                if self.page + 1 < pages:
-                    self.page += 1
-                else:
-                    self.ask("New game?", self.new_game, "final")
-        elif button == "A":
-            self.step = 0
-            self.page = 0
-
-    def new_game(self):
-        self.step = 0
-        self.box.new_game()
-        self.go("join")
 
     # ------------------------------------------------------------ recovery menu
 
@@ -335,7 +241,7 @@ class Reader:
             self.action = {"Drop player": "drop", "Rejoin code": "code", "Enter on box": "enter"}[item]
             seats = self.present_seats()
             if self.action == "enter":
-                seats = [s for s in game.waiting_for(self.box.state)] or seats
+                seats = [s for s in self.box.rules.waiting_for(self.box.state)] or seats
             self.pick = seats[0] if seats else 0
             self.go("pick_seat")
 
@@ -380,26 +286,8 @@ class Reader:
         elif button == "B" or button == "A":
             self.go("menu")
 
-    def on_entry(self, button, kind):
-        if button == "A":
-            self.cursor = (self.cursor + 1) % 3
-        elif button == "B":
-            self.entry[self.cursor] = (self.entry[self.cursor] + 1) % (game.COUNTERS + 1)
-        elif button == "C":
-            if kind == LONG:
-                self.entry = [0, 0, 0]  # leave without saving; numbers wiped from memory
-                self.go(self.home())
-                return
-            if sum(self.entry) != game.COUNTERS:
-                self.message = "%d of 7 left" % (game.COUNTERS - sum(self.entry))
-                return
-            self.box.allocate(self.pick, list(self.entry), True)
-            self.entry = [0, 0, 0]  # hide the numbers again at once
-            self.go("entered")
-
     def on_entered(self, button, kind):
         if button == "C":
             self.go(self.home())
 
 
-__all__ = ("Reader", "SHORT", "LONG")

@@ -1,7 +1,6 @@
 # The box's own screens (any game): splash, resume, joining, menus, confirmations, entry on the box.
 # Each draw_<screen>(fb, reader, now) draws on a cleared frame; the reader calls show().
 from tidebox import VERSION, draw
-from tidebox.games import token_tide as game
 
 # The menus' items; reader.py acts on them by position.
 MENU_ITEMS = ("Drop player", "Rejoin code", "Enter on box", "Back")
@@ -69,7 +68,7 @@ def draw_join(fb, r, now):
             draw.hints_or_message(fb, r.message)
         return
     elif view == "wifi_text":
-        draw.title(fb, "Join: %d of %d" % (len(names), game.MAX_PLAYERS))
+        draw.title(fb, "Join: %d of %d" % (len(names), box.rules.MAX_PLAYERS))
         draw.rows(fb, ["Wi-Fi:", " " + box.ssid(), "Password:", " " + box.password, "then open page"])
     else:
         draw.title(fb, "%d joined" % len(names))

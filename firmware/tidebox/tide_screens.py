@@ -4,6 +4,8 @@ from tidebox.games import token_tide as game
 
 DECK_LABELS = ("Shuffled", "Numbered", "Short (4)")
 PAGE = 5  # list lines between the title and the hints
+# The reveal, stepped through by the reader (the host notes: winning quantities first).
+REVEAL_STEPS = ("quantities", "beacon", "grove", "mooring", "points", "standings")
 
 
 def _names(box):
@@ -79,7 +81,7 @@ def _reveal_lines(r, last):
     """The lines of the current reveal step (before paging)."""
     names = _names(r.box)
     rows = [i for i in range(len(last["scores"])) if last["allocations"][i] is not None]
-    step = r.REVEAL_STEPS[r.step]
+    step = REVEAL_STEPS[r.step]
     if step == "quantities":
         return [
             "Beacon best %s" % (last["beacon_best"] or "-"),
@@ -113,7 +115,7 @@ def reveal_pages(r, last):
 def draw_reveal(fb, r, now):
     state = r.box.state
     last = state["last"]
-    step = r.REVEAL_STEPS[r.step]
+    step = REVEAL_STEPS[r.step]
     titles = {"quantities": "Winning amounts", "beacon": "Beacon", "grove": "Grove", "mooring": "Mooring",
               "points": "Round points", "standings": "Standings"}
     lines, pages = draw.page(_reveal_lines(r, last), r.page, PAGE)
@@ -131,7 +133,7 @@ def draw_reveal(fb, r, now):
         draw.rows(fb, lines, y=14, step=12)
     else:
         draw.rows(fb, lines)
-    last_step = r.step + 1 == len(r.REVEAL_STEPS) and r.page + 1 >= pages
+    last_step = r.step + 1 == len(REVEAL_STEPS) and r.page + 1 >= pages
     game_ends = len(state["history"]) == len(state["deck"])
     draw.hints_or_message(fb, r.message, "back", "", "end" if last_step and game_ends else "next")
 

@@ -10,7 +10,10 @@ from microdot import Microdot, Request, Response
 from tidebox.box import Refused
 
 TOKEN_HEADER = "X-Seat-Token"
-REQUEST_SECONDS = 5  # a client that has not sent its whole request by then is cut off (slow clients)
+REQUEST_MS = 5000  # a client that has not sent its whole request by then is cut off (slow clients)
+BUSY_MS = 300  # ... and after this long when every connection is taken (idle sockets, slow-loris)
+REAP_MS = 100  # how often the deadlines above are checked
+HEAD_BYTES = 2048  # request line and headers together; a phone sends well under 1 KB
 PAGE_FILE = "www/index.html.gz"
 
 # Small, bounded requests: a join or an allocation is well under 100 bytes.
@@ -32,12 +35,17 @@ def error(status, message):
 
 
 class BoxServer(Microdot):
-    """Microdot with the board's connection gate, a deadline for reading each request, and one
+    """Microdot with the board's connection gate, deadlines for reading each request, and one
     answer built at a time.
 
     Reading a request may take a slow phone a while, so up to five are read side by side; but
     only one is dispatched and answered at a time, so the heap holds one answer, not five (each
     answer is small and written at once, so nobody waits long).
+
+    Idle sockets (a browser's preconnects, a slow-client attack) must not keep phones out: a
+    request not read after REQUEST_MS is cut off, and after BUSY_MS when every connection is
+    taken. Connections waiting for a free one get it in the order they came, so a client that
+    reconnects at once cannot jump the queue.
     """
 
     def __init__(self, gate):
@@ -46,27 +54,106 @@ class BoxServer(Microdot):
         import asyncio
 
         self.answering = asyncio.Lock()
+        self.reading = []  # [started ms, task] for every connection still sending its request
+        self.arrived = 0  # connections so far; each one's number is its place in the queue
+        self.admitted = 0  # connections let through to the gate so far
+        self.reaper = None
 
     async def handle_request(self, reader, writer):
         import asyncio
 
-        async with self.gate:
-            try:
-                request = await asyncio.wait_for(
-                    Request.create(self, reader, writer, writer.get_extra_info("peername")), REQUEST_SECONDS
-                )
-            except asyncio.TimeoutError:
-                await _close(writer)  # a client too slow to send its request: cut it off
-                return
-            except Exception:  # noqa: BLE001 - unreadable request: microdot answers 400 for None
-                request = None
+        if self.reaper is None:
+            self.reaper = asyncio.create_task(self.reap())
+        place = self.arrived
+        self.arrived += 1
+        while self.admitted != place:  # first come, first served when all connections are taken
+            await asyncio.sleep_ms(5)
+        try:
+            await self.gate.__aenter__()
+        finally:
+            self.admitted += 1
+        try:
+            await self.serve(reader, writer)
+        finally:
+            await self.gate.__aexit__(None, None, None)
+
+    async def serve(self, reader, writer):
+        import asyncio
+        import time
+
+        entry = [time.ticks_ms(), asyncio.current_task()]
+        self.reading.append(entry)
+        try:
+            request = await Request.create(self, _Head(reader), writer, writer.get_extra_info("peername"))
+        except asyncio.CancelledError:
+            request = False  # too slow (see reap): cut off without an answer
+        except Exception:  # noqa: BLE001 - unreadable request: microdot answers 400 for None
+            request = None
+        finally:
+            self.reading.remove(entry)
+        if request is not False:
             try:
                 async with self.answering:
                     response = await self.dispatch_request(request)
                     await response.write(writer)
             except OSError:
                 pass  # the phone went away mid-answer
-            await _close(writer)
+        await _close(writer)
+
+    async def reap(self):
+        """Cuts off the connections that are too slow to send their request (see REQUEST_MS)."""
+        import asyncio
+        import time
+
+        while True:
+            await asyncio.sleep_ms(REAP_MS)
+            if not self.reading:
+                continue
+            now = time.ticks_ms()
+            full = self.gate.active >= self.gate.limit
+            for entry in self.reading:
+                age = time.ticks_diff(now, entry[0])
+                if entry[1] is not None and (age > REQUEST_MS or (full and age > BUSY_MS)):
+                    entry[1].cancel()
+                    entry[1] = None  # cancelled once
+
+
+class _Head:
+    """The connection's stream as microdot reads it, with the request line and headers limited to
+    HEAD_BYTES in all: a flood of headers (or a line with no end) is refused before it fills the
+    heap. The body's size is limited by Request.max_body_length."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.left = HEAD_BYTES
+        self.rest = b""
+
+    async def readline(self):
+        line = self.rest
+        while True:
+            end = line.find(b"\n")
+            if end >= 0:
+                self.rest = line[end + 1:]
+                line = line[:end + 1]
+                break
+            if len(line) >= self.left:
+                raise ValueError("the request head is too large")
+            more = await self.stream.read(min(self.left - len(line), 256))
+            if not more:
+                self.rest = b""
+                break
+            line += more
+        self.left -= len(line)
+        return line
+
+    async def readexactly(self, n):
+        if n <= 0:
+            raise ValueError("bad length")
+        data = self.rest[:n]
+        self.rest = self.rest[n:]
+        if len(data) < n:
+            data += await self.stream.readexactly(n - len(data))
+        return data
 
 
 async def _close(writer):

@@ -6,17 +6,19 @@ import os
 
 import board as board_module
 from tidebox.box import Box
+from tidebox.games import token_tide
 from tidebox.games.seeded import Seeded
 from tidebox.reader import QrImages, Reader
+from tidebox.tide_flow import TideFlow
 from tidebox.storage import Storage
 
 folder = os.getenv("TIDEBOX_STATE_DIR")
 board = board_module.make_board()
 rng = Seeded(1)
 board.urandom = lambda n: bytes(rng.below(256) for _ in range(n))  # deterministic tokens and codes
-box = Box(board, Storage(folder))
+box = Box(board, Storage(folder), token_tide)
 box.password = "txk2xdfnrqgt"
-reader = Reader(box, board.display, None)
+reader = Reader(box, board.display, None, TideFlow)
 try:
     from tidebox import join_qr
 
