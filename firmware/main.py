@@ -101,7 +101,7 @@ async def main(board):
     try:
         from tidebox.dns import CaptiveDNS
 
-        dns = CaptiveDNS(ip, board.dns_port)
+        dns = CaptiveDNS(ip, board.dns_port, board.http_host)
         tasks.append(keep_running("dns", dns.run, storage))
     except ImportError:
         pass

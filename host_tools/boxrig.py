@@ -20,8 +20,8 @@ SHORT_MS = 80
 LONG_MS = 900  # past the firmware's 700 ms long-press threshold
 
 
-def free_port():
-    with socket.socket() as s:
+def free_port(kind=socket.SOCK_STREAM):
+    with socket.socket(socket.AF_INET, kind) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
@@ -38,6 +38,7 @@ class BoxProcess:
         self.tree = tree
         self.state_dir = str(state_dir)
         self.port = port or free_port()
+        self.dns_port = free_port(socket.SOCK_DGRAM)  # each box its own captive DNS port
         self.heap = heap
         self.extra_env = dict(env or {})
         self.proc = None
@@ -48,6 +49,7 @@ class BoxProcess:
     def start(self, timeout=15):
         env = build.micropython_env(self.tree, self.extra_env)
         env["TIDEBOX_PORT"] = str(self.port)
+        env["TIDEBOX_DNS_PORT"] = str(self.dns_port)
         env["TIDEBOX_STATE_DIR"] = self.state_dir
         os.makedirs(self.state_dir, exist_ok=True)
         self.log = open(os.path.join(self.state_dir, "..", "box-%d.log" % self.port), "ab")  # noqa: SIM115

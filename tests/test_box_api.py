@@ -2,6 +2,8 @@
 cheap polling and the captive-portal probes."""
 
 import json
+import socket
+import struct
 
 import pytest
 from boxrig import ApiError, BoxProcess
@@ -136,3 +138,19 @@ def test_rejoin_code_moves_a_seat_to_another_phone(sim_tree, tmp_path):
             b.allocate(ada, [7, 0, 0])
     finally:
         b.stop()
+
+
+def dns_query(name, qid=0x1234):
+    header = struct.pack(">HHHHHH", qid, 0x0100, 1, 0, 0, 0)
+    labels = b"".join(bytes([len(part)]) + part.encode() for part in name.split(".")) + b"\x00"
+    return header + labels + struct.pack(">HH", 1, 1)  # type A, class IN
+
+
+def test_the_running_box_answers_every_dns_name_with_its_address(box):
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        sock.settimeout(3)
+        for qid, name in enumerate(["connectivitycheck.gstatic.com", "captive.apple.com", "example.org"]):
+            sock.sendto(dns_query(name, qid), ("127.0.0.1", box.dns_port))
+            reply, _ = sock.recvfrom(512)
+            assert struct.unpack(">H", reply[:2])[0] == qid
+            assert reply[-4:] == socket.inet_aton("127.0.0.1")  # the host board's address

@@ -1,0 +1,48 @@
+"""The firmware's button debouncer under MicroPython: bounces, short and long presses."""
+
+import pytest
+
+
+def timeline(*spans, until=2000, step=5):
+    """Raw samples every `step` ms; spans are (button, down_ms, up_ms) plus optional bounce lists."""
+    samples = []
+    for now in range(0, until, step):
+        held = ""
+        for button, down, up, *bounce in spans:
+            bounces = bounce[0] if bounce else ()
+            if down <= now < up and not any(b <= now < b + step for b in bounces):
+                held += button
+        samples.append([now, held])
+    return samples
+
+
+@pytest.fixture
+def press(mp):
+    return lambda samples: mp.call("mp_buttons", "run", samples)
+
+
+def test_a_short_press_is_one_short_event_on_release(press):
+    events = press(timeline(("A", 100, 250)))
+    assert [e[1:] for e in events] == [["A", "short"]]
+    assert 250 <= events[0][0] <= 300
+
+
+def test_contact_bounce_is_ignored(press):
+    # The contact chatters for 15 ms at both ends: still one press.
+    events = press(timeline(("B", 100, 300, [105, 115, 290])))
+    assert [e[1:] for e in events] == [["B", "short"]]
+
+
+def test_a_glitch_shorter_than_the_debounce_time_is_no_press(press):
+    assert press(timeline(("C", 100, 115))) == []
+
+
+def test_holding_gives_one_long_event_while_held_and_nothing_on_release(press):
+    events = press(timeline(("A", 100, 1500)))
+    assert [e[1:] for e in events] == [["A", "long"]]
+    assert 800 <= events[0][0] < 1500  # fires while still held, after 700 ms
+
+
+def test_two_buttons_at_once_are_two_presses(press):
+    events = press(timeline(("A", 100, 250), ("C", 120, 260)))
+    assert sorted(e[1:] for e in events) == [["A", "short"], ["C", "short"]]
