@@ -12,6 +12,17 @@ def _hex(raw):
     return binascii.hexlify(raw).decode()
 
 
+def _plain_text(name):
+    """MicroPython's UTF-8 decoding lets through what is not text: overlong forms, surrogates
+    (from raw bytes or from JSON's \\ud800 escapes) and code points past U+10FFFF. A name made of
+    them would reach every phone as invalid UTF-8, so it is refused."""
+    for ch in name:
+        code = ord(ch)
+        size = 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
+        if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF or len(ch.encode()) != size:
+            raise ValueError("a name must be plain text")
+
+
 class Seats:
     def __init__(self, urandom, max_players, check_name):
         self.urandom = urandom
@@ -30,6 +41,7 @@ class Seats:
         if len(self.names) >= self.max_players:
             raise ValueError("the table is full")
         name = self.check_name(name, self.names)
+        _plain_text(name)
         token = self.new_token()
         self.names.append(name)
         self.tokens.append(token)
