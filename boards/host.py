@@ -32,14 +32,14 @@ class Display(framebuf.FrameBuffer):
         self.height = HEIGHT
         self.buffer = bytearray(WIDTH * HEIGHT // 8)
         super().__init__(self.buffer, WIDTH, HEIGHT, framebuf.MONO_VLSB)
-        self.frame = bytes(self.buffer)  # what the panel shows since the last show()
+        self.frame = bytearray(self.buffer)  # what the panel shows since the last show()
         self.frames = 0
         self.inverted = False
         self.level = 255
         self.on = True
 
     def show(self):
-        self.frame = bytes(self.buffer)
+        self.frame[:] = self.buffer  # copied in place: a new 1 KB block per frame would fragment the heap
         self.frames += 1
 
     def invert(self, value):

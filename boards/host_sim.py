@@ -11,35 +11,9 @@ import gc
 import json
 import struct
 
-_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8">
-<meta name="viewport" content="width=device-width,initial-scale=1"><title>Tidebox simulator</title>
-<style>body{font-family:sans-serif;background:#222;color:#eee;text-align:center;margin:1em}
-img{width:512px;max-width:96vw;image-rendering:pixelated;border:8px solid #000;background:#000}
-button{font-size:1.6em;width:3.2em;height:2.4em;margin:.6em}p{color:#aaa}</style>
-<h1>Tidebox</h1><img id="oled" src="/sim/oled.png" alt="OLED screen">
-<div><button id="A">A</button><button id="B">B</button><button id="C">C</button></div>
-<p>Click for a short press, hold for a long press (or keys a, b, c). Phones join at
-<a href="/">/</a>.</p>
-<script>
-var img=document.getElementById('oled'),down={};
-function send(b,ms){fetch('/sim/press',{method:'POST',headers:{'Content-Type':'application/json'},
-body:JSON.stringify({button:b,ms:ms})});}
-function start(b){down[b]=Date.now();}
-function stop(b){if(down[b]){var ms=Date.now()-down[b];delete down[b];send(b,Math.max(ms,60));}}
-['A','B','C'].forEach(function(b){var e=document.getElementById(b);
-e.addEventListener('pointerdown',function(){start(b);});
-e.addEventListener('pointerup',function(){stop(b);});
-e.addEventListener('pointerleave',function(){stop(b);});
-e.addEventListener('keydown',function(ev){if(ev.key==='Enter'||ev.key===' '){ev.preventDefault();
-if(!ev.repeat)start(b);}});
-e.addEventListener('keyup',function(ev){if(ev.key==='Enter'||ev.key===' ')stop(b);});});
-document.addEventListener('keydown',function(ev){var b=ev.key.toUpperCase();
-if('ABC'.indexOf(b)>=0&&b.length===1&&!ev.repeat&&ev.target.tagName!=='BUTTON')start(b);});
-document.addEventListener('keyup',function(ev){var b=ev.key.toUpperCase();
-if('ABC'.indexOf(b)>=0&&b.length===1&&ev.target.tagName!=='BUTTON')stop(b);});
-var n=0;setInterval(function(){var i=new Image();i.onload=function(){img.src=i.src;};
-i.src='/sim/oled.png?'+(n++);},250);
-</script></html>"""
+# The /sim page is a file beside the firmware (boards/host_sim.html, copied by the build): as a
+# string constant it would hold 2 KB of heap for the whole run.
+_PAGE_FILE = "host_sim.html"
 
 
 def _chunk(kind, data):
@@ -80,7 +54,7 @@ def add_routes(app, box, board):
 
     @app.get("/sim")
     async def sim_page(request):
-        return Response(_PAGE, headers={"Content-Type": "text/html; charset=utf-8"})
+        return Response.send_file(_PAGE_FILE, content_type="text/html; charset=utf-8")
 
     @app.get("/sim/oled.png")
     async def sim_png(request):
