@@ -15,12 +15,23 @@ def _hex(raw):
 def _plain_text(name):
     """MicroPython's UTF-8 decoding lets through what is not text: overlong forms, surrogates
     (from raw bytes or from JSON's \\ud800 escapes) and code points past U+10FFFF. A name made of
-    them would reach every phone as invalid UTF-8, so it is refused."""
-    for ch in name:
-        code = ord(ch)
-        size = 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
-        if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF or len(ch.encode()) != size:
+    them would reach every phone as invalid UTF-8, so it is refused. Checked on the bytes: iterating
+    a str interns each distinct non-ASCII character as a qstr, heap that is never given back."""
+    raw = name.encode()
+    i = 0
+    while i < len(raw):
+        lead = raw[i]
+        size = 1 if lead < 0x80 else 2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF else 4
+        if size == 4 and not 0xF0 <= lead <= 0xF4 or i + size > len(raw):
             raise ValueError("a name must be plain text")
+        code = lead & (0xFF >> (size + 1)) if size > 1 else lead
+        for k in range(1, size):
+            if not 0x80 <= raw[i + k] <= 0xBF:
+                raise ValueError("a name must be plain text")
+            code = (code << 6) | (raw[i + k] & 0x3F)
+        if code < (0, 0, 0x80, 0x800, 0x10000)[size] or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+            raise ValueError("a name must be plain text")
+        i += size
 
 
 class Seats:
@@ -40,8 +51,9 @@ class Seats:
         """Adds a player; returns (seat, token). Raises ValueError with a message for a person."""
         if len(self.names) >= self.max_players:
             raise ValueError("the table is full")
+        if isinstance(name, str):
+            _plain_text(name)
         name = self.check_name(name, self.names)
-        _plain_text(name)
         token = self.new_token()
         self.names.append(name)
         self.tokens.append(token)
@@ -49,14 +61,20 @@ class Seats:
         return len(self.names) - 1, token
 
     def seat_of(self, token):
-        """The seat a token belongs to, or None. Compares every token so timing says nothing."""
+        """The seat a token belongs to, or None. Compares every token so timing says nothing.
+        Compared as bytes: iterating a str would intern each distinct non-ASCII character of
+        whatever a phone sends as a qstr, heap that is never given back."""
         found = None
-        if not isinstance(token, str) or len(token) != TOKEN_BYTES * 2:
+        if not isinstance(token, str):
+            return None
+        given = token.encode()
+        if len(given) != TOKEN_BYTES * 2:
             return None
         for seat, known in enumerate(self.tokens):
-            same = 0
-            for a, b in zip(known, token):
-                same |= ord(a) ^ ord(b)
+            known = known.encode()
+            same = len(known) ^ len(given)
+            for a, b in zip(known, given):
+                same |= a ^ b
             if same == 0 and self.present[seat]:
                 found = seat
         return found
