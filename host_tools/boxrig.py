@@ -15,7 +15,7 @@ import time
 
 import build
 
-BOX_HEAP = "192K"  # a Pico-sized heap (the Pico W has ~205 KB; 64-bit objects are bigger)
+BOX_HEAP = "208K"  # the Pico W's heap size (~205 KB); on this 64-bit port objects are up to twice as big
 SHORT_MS = 80
 LONG_MS = 900  # past the firmware's 700 ms long-press threshold
 

@@ -138,6 +138,8 @@ class _Head:
             if len(line) >= self.left or len(line) > Request.max_readline:
                 raise ValueError("the request head is too large")
             more = await self.stream.read(min(self.left - len(line), 128))
+            if more is None:
+                continue  # woken with nothing to read yet (a non-blocking socket's EAGAIN): wait again
             if not more:
                 self.rest = b""
                 break
