@@ -11,12 +11,12 @@ import time
 
 import framebuf
 from micropython import const
+from tidebox.gate import TCP_LIMIT, ConnectionGate
 
 NAME = "host"
 WIDTH = const(128)
 HEIGHT = const(64)
 BUTTONS = ("A", "B", "C")  # left to right under the screen
-TCP_LIMIT = const(5)  # lwIP's MEMP_NUM_TCP_PCB default on the Pico W
 
 
 def _env(name, default):
@@ -180,32 +180,6 @@ class Watchdog:
                 os.system("kill -9 $PPID")  # $PPID of the shell is this interpreter
 
 
-class TcpGate:
-    """At most TCP_LIMIT connections are served at once; the next one waits for a free slot.
-    (MicroPython's asyncio has no Semaphore; a short sleep-poll is plenty for an emulator.)"""
-
-    def __init__(self, limit=TCP_LIMIT):
-        self.limit = limit
-        self.active = 0
-        self.peak = 0
-        self.waited = 0  # connections that had to wait for a slot
-
-    async def __aenter__(self):
-        import asyncio
-
-        if self.active >= self.limit:
-            self.waited += 1
-            while self.active >= self.limit:
-                await asyncio.sleep_ms(5)
-        self.active += 1
-        if self.active > self.peak:
-            self.peak = self.active
-        return self
-
-    async def __aexit__(self, *exc):
-        self.active -= 1
-
-
 class Board:
     name = NAME
 
@@ -216,7 +190,7 @@ class Board:
         self.buzzer = None if _env("TIDEBOX_BUZZER", "1") == "0" else Buzzer(self.clock)
         self.radio = Radio()
         self.watchdog = Watchdog(self.clock)
-        self.tcp_gate = TcpGate()
+        self.tcp_gate = ConnectionGate(TCP_LIMIT, wait=True)  # a 6th connection waits, as on lwIP
         self.storage_dir = _env("TIDEBOX_STATE_DIR", "sim_state")
         self.http_port = int(_env("TIDEBOX_PORT", "8080"))
         self.http_host = _env("TIDEBOX_HOST", "127.0.0.1")

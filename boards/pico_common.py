@@ -17,10 +17,10 @@ import time
 import machine
 import network
 from micropython import const
+from tidebox.gate import ConnectionGate
 
 WIDTH = const(128)  # SSD1306 0.96" and SH1106 1.3" panels are both 128 x 64
 HEIGHT = const(64)
-TCP_LIMIT = const(5)  # lwIP's MEMP_NUM_TCP_PCB default: lwIP itself refuses a 6th connection
 
 _SDA = const(4)  # GP4, header pin 6: I2C0 SDA
 _SCL = const(5)  # GP5, header pin 7: I2C0 SCL
@@ -246,24 +246,6 @@ class Watchdog:
         self.feeds += 1
 
 
-class TcpGate:
-    """No waiting here: lwIP itself serves at most TCP_LIMIT connections. Counts them, as on the host."""
-
-    def __init__(self, limit=TCP_LIMIT):
-        self.limit = limit
-        self.active = 0
-        self.peak = 0
-
-    async def __aenter__(self):
-        self.active += 1
-        if self.active > self.peak:
-            self.peak = self.active
-        return self
-
-    async def __aexit__(self, *exc):
-        self.active -= 1
-
-
 class Board:
     def __init__(self, name, settings_path=SETTINGS_FILE, storage_dir=STORAGE_DIR):
         self.name = name
@@ -275,7 +257,7 @@ class Board:
         self.buzzer = None if pin is None else Buzzer(pin)
         self.radio = Radio(self.settings["country"])
         self.watchdog = Watchdog()
-        self.tcp_gate = TcpGate()
+        self.tcp_gate = ConnectionGate()  # counts only: lwIP itself refuses a 6th connection
         self.storage_dir = storage_dir
         self.http_port = _HTTP_PORT
         self.http_host = "0.0.0.0"

@@ -341,12 +341,18 @@ def board_settings_api(boards=BOARDS):
     stubs["micropython"].const = lambda value: value
     saved = {name: sys.modules.get(name) for name in stubs}
     sys.modules.update(stubs)
+    firmware = str(build.FIRMWARE)  # the board imports tidebox.gate
+    added = firmware not in sys.path
+    if added:
+        sys.path.insert(0, firmware)
     try:
         source = Path(boards) / "pico_common.py"
         spec = importlib.util.spec_from_file_location("_pico_common_settings", source)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     finally:
+        if added:
+            sys.path.remove(firmware)
         for name, old in saved.items():
             if old is None:
                 sys.modules.pop(name, None)

@@ -22,6 +22,9 @@ def compile_board(out, board):
     out.mkdir(parents=True, exist_ok=True)
     build.compile_file(build.BOARDS / (board + ".py"), out / "board.mpy", "board.py")
     build.compile_file(build.BOARDS / "pico_common.py", out / "pico_common.mpy", "pico_common.py")
+    for module in ("__init__", "gate"):  # the firmware modules the board itself imports
+        build.compile_file(build.FIRMWARE / "tidebox" / (module + ".py"), out / "tidebox" / (module + ".mpy"),
+                           "tidebox/%s.py" % module)
     return out
 
 

@@ -1,0 +1,31 @@
+# Counts the TCP connections being served (active, peak). On the Pico W, lwIP itself serves at most
+# five at once, so the gate only counts; the host board sets `wait` to emulate that limit: the next
+# connection waits for a free slot. (MicroPython's asyncio has no Semaphore; a short sleep-poll is
+# plenty here.)
+from micropython import const
+
+TCP_LIMIT = const(5)  # lwIP's MEMP_NUM_TCP_PCB default on the Pico W
+
+
+class ConnectionGate:
+    def __init__(self, limit=TCP_LIMIT, wait=False):
+        self.limit = limit
+        self.wait = wait
+        self.active = 0
+        self.peak = 0
+        self.waited = 0  # connections that had to wait for a slot
+
+    async def __aenter__(self):
+        if self.wait and self.active >= self.limit:
+            import asyncio
+
+            self.waited += 1
+            while self.active >= self.limit:
+                await asyncio.sleep_ms(5)
+        self.active += 1
+        if self.active > self.peak:
+            self.peak = self.active
+        return self
+
+    async def __aexit__(self, *exc):
+        self.active -= 1
