@@ -1,0 +1,371 @@
+"""Headless Chromium against the real firmware: fixtures and helpers for tests/test_browser_firmware.py.
+
+The box is `main.py` under the MicroPython unix port with a Pico-sized heap on boards/host.py
+(host_tools/boxrig.py's BoxProcess), so the phones' page talks to the real web server, with its
+five-connection gate. Phones are browser contexts (each its own storage, like separate phones);
+the reader's buttons are the HTML buttons A, B and C on the simulator's own `/sim` page.
+
+Test modules load the fixtures with `pytest_plugins = ("page_fakebox", "browser_firmware")`
+(the `browser` fixture and the screenshot helper come from page_fakebox).
+
+PYTEST_DONT_REWRITE (test modules import helpers from here before pytest loads it as a plugin)
+"""
+
+import io
+import json
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from boxrig import BoxProcess
+from PIL import Image
+from playwright.sync_api import expect
+
+from tidebox.games import token_tide as tt
+
+ISLANDS = ("Beacon", "Grove", "Mooring")
+CARD_NAMES = {card[0]: card[1] for card in tt.TIDE_CARDS}
+LONG_HOLD_MS = 900  # a person holding a button "for about a second" (the firmware's long is 700 ms)
+EXPECT_MS = 10000  # eight phones polling a MicroPython box on a small CI machine: be patient
+
+# The /sim page's OLED image as the browser shows it, one character per pixel ("1" lit).
+OLED_BITS_JS = """() => {
+  const img = document.getElementById('oled');
+  if (!img || !img.complete || img.naturalWidth !== 128) return '';
+  const c = document.createElement('canvas');
+  c.width = 128; c.height = 64;
+  const x = c.getContext('2d');
+  x.drawImage(img, 0, 0, 128, 64);
+  const d = x.getImageData(0, 0, 128, 64).data;
+  let s = '';
+  for (let k = 0; k < d.length; k += 4) s += d[k] > 127 ? '1' : '0';
+  return s;
+}"""
+
+# Everything a phone's page holds, apart from its own code: the markup and text (hidden parts
+# included), what the input fields hold, and what it keeps in storage.
+PAGE_CONTENT_JS = """() => {
+  const doc = document.documentElement.cloneNode(true);
+  doc.querySelectorAll('script, style').forEach(e => e.remove());
+  return {
+    html: doc.outerHTML,
+    text: doc.textContent,
+    inputs: Array.from(document.querySelectorAll('input')).map(i => i.value).join('|'),
+    storage: JSON.stringify(localStorage) + JSON.stringify(sessionStorage),
+  };
+}"""
+
+
+# ---------------------------------------------------------------- waiting without sleeping
+
+
+def wait_until(check, message, timeout=10.0):
+    """Polls `check()` until it returns something true; fails with `message` at the deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(message)
+        time.sleep(0.02)
+
+
+# ---------------------------------------------------------------- the box's OLED
+
+
+def oled_png(box, timeout=5.0):
+    """The box's current OLED frame from /sim/oled.png.
+
+    Retries a 500: while a game runs with the /sim page and browser phones connected, the
+    simulator's PNG route sometimes fails with a MemoryError (it builds several ~1.1 KB temporary
+    buffers in a fragmented 192 KB heap). The failures are counted in `box.png_failures`.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        status, _, payload = box.request("GET", "/sim/oled.png")
+        if status == 200:
+            return payload
+        box.png_failures = getattr(box, "png_failures", 0) + 1
+        if time.monotonic() > deadline:
+            raise AssertionError("/sim/oled.png keeps failing: %s %r" % (status, payload[:200]))
+        time.sleep(0.02)
+
+
+def firmware_tracebacks(box):
+    """Tracebacks the firmware printed to its log, except the simulator PNG route's MemoryError."""
+    with open(box.log.name, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    blocks = re.split(r"(?m)^(?=Traceback)", text)[1:]
+    return [b for b in blocks if not ("host_sim.py" in b and "MemoryError" in b)]
+
+
+def png_bits(png):
+    """A 128x64 PNG as one character per pixel ("1" lit), as OLED_BITS_JS reads the page's image."""
+    image = Image.open(io.BytesIO(png)).convert("L")
+    assert image.size == (128, 64)
+    return "".join("1" if v > 127 else "0" for v in image.tobytes())
+
+
+def zbar_texts(png, path):
+    """Every QR code zbar reads on an OLED frame, scaled x4 (nearest) as a camera would see it."""
+    exe = shutil.which("zbarimg")
+    assert exe, "zbarimg is missing: host_tools/debian_deps.sh installs zbar-tools"
+    image = Image.open(io.BytesIO(png)).convert("L")
+    image.resize((image.width * 4, image.height * 4), Image.NEAREST).save(path)
+    proc = subprocess.run([exe, "--raw", "-q", str(path)], capture_output=True, text=True, timeout=30)
+    return proc.stdout.splitlines()
+
+
+class SimPanel:
+    """The simulator's /sim page in a browser tab: the reader presses A, B and C with the mouse
+    (or the keyboard), and every press is checked on the box and on the page's OLED image."""
+
+    def __init__(self, page, box):
+        self.page = page
+        self.box = box
+
+    def button(self, name):
+        return self.page.get_by_role("button", name=name, exact=True)
+
+    def shown_bits(self):
+        return self.page.evaluate(OLED_BITS_JS)
+
+    def expect_shows_box_frame(self, timeout=8.0):
+        """The page's OLED image becomes the box's current frame (it reloads the PNG 4 times a
+        second; a running countdown redraws the box each second, so compare with a fresh frame)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            bits = png_bits(oled_png(self.box))
+            try:
+                self.page.wait_for_function("bits => (%s)() === bits" % OLED_BITS_JS, arg=bits, timeout=1500)
+                return
+            except Exception:  # noqa: BLE001 - Playwright's TimeoutError: try with a newer frame
+                if time.monotonic() > deadline:
+                    raise AssertionError("the /sim page does not show the box's OLED frame") from None
+
+    def press(self, name, long=False, key=False, changes=True, show=True, timeout=10.0):
+        """Press a button as the reader does and wait until the box has handled it; returns the
+        box's screen. changes: the OLED frame must differ afterwards; show: the /sim page's
+        image must follow it."""
+        before = self.box.status()["presses"]
+        frame = oled_png(self.box)
+        if key:
+            self.page.keyboard.press(name.lower())
+        elif long:
+            self.button(name).hover()
+            self.page.mouse.down()
+            self.page.wait_for_timeout(LONG_HOLD_MS)  # the hold itself, not a wait for a result
+            self.page.mouse.up()
+        else:
+            self.button(name).click()
+        wait_until(lambda: self.box.status()["presses"] > before, "button %s was not handled" % name, timeout)
+        if changes:
+            assert oled_png(self.box) != frame, "the OLED did not change after %s" % name
+        if show:
+            self.expect_shows_box_frame()
+        return self.box.screen()
+
+    def step_reveal(self):
+        """C through every step of the reveal; returns the screen that follows (card or final)."""
+        screen = self.box.screen()
+        assert screen == "reveal", screen
+        for _ in range(60):
+            screen = self.press("C", show=False)
+            if screen != "reveal":
+                self.expect_shows_box_frame()
+                return screen
+        raise AssertionError("the reveal never ended")
+
+
+# ---------------------------------------------------------------- a phone
+
+
+def join(page, name):
+    page.get_by_role("textbox", name="Name", exact=True).fill(name)
+    page.get_by_role("button", name="Join", exact=True).click()
+    expect(page.locator("#lobby")).to_be_visible()
+    expect(page.locator("#me")).to_have_text("You: " + name)
+
+
+def token_of(page):
+    return page.evaluate("localStorage.getItem('tidebox.token')")
+
+
+def expect_round(page, round_index, rounds, card):
+    """The page shows this round's tide card and the allocation form."""
+    expect(page.locator("#roundLabel")).to_have_text("Round %d of %d" % (round_index + 1, rounds))
+    expect(page.get_by_role("heading", name=card[1], exact=True)).to_be_visible()
+    expect(page.locator("#targetLine")).to_have_text("Mooring target %d" % card[2])
+    expect(page.get_by_role("spinbutton", name="Beacon", exact=True)).to_be_visible()
+
+
+def place_with_buttons(page, allocation):
+    for island, n in zip(ISLANDS, allocation):
+        for _ in range(n):
+            page.get_by_role("button", name="More on " + island, exact=True).click()
+
+
+def place_by_typing(page, allocation):
+    for island, n in zip(ISLANDS, allocation):
+        page.get_by_role("spinbutton", name=island, exact=True).fill(str(n))
+
+
+def expect_placed(page, allocation):
+    for island, n in zip(ISLANDS, allocation):
+        expect(page.get_by_role("spinbutton", name=island, exact=True)).to_have_value(str(n))
+    expect(page.locator("#left")).to_have_text("0 of 7 left: all placed")
+
+
+def lock(page, allocation):
+    """Ready, then the page shows the locked allocation (the box has saved it by then)."""
+    page.get_by_role("button", name="Ready", exact=True).click()
+    expect(page.locator("#locked")).to_be_visible()
+    expect(page.locator("#lockedList li")).to_have_text(
+        [re.compile(r"%s\s*%d" % (island, n)) for island, n in zip(ISLANDS, allocation)])
+
+
+def sheet_rows(page):
+    return [[c.strip() for c in row.locator("th, td").all_inner_texts()]
+            for row in page.locator("#sheetRows tr").all()]
+
+
+def expected_reveal(names, card, allocations, totals_before):
+    """What the reveal shows, from the rules module: (best line, rows, new totals)."""
+    details = tt.score_details(card[2], allocations)
+    totals = [t + sum(s) for t, s in zip(totals_before, details["scores"])]
+    best = ["Beacon%slargest" % (details["beacon_best"] or "none"),
+            "Grove%ssmallest above 0" % (details["grove_best"] or "none"),
+            "Mooring%dtarget" % card[2]]
+    rows = []
+    for seat, (name, allocation, scores) in enumerate(zip(names, allocations, details["scores"])):
+        islands = ["%s%d \u2192 %d pts%s" % (island, allocation[k], scores[k],
+                                              tt.award_reason(k, scores[k]) or "no award")
+                   for k, island in enumerate(ISLANDS)]
+        rows.append({"seat": seat, "name": name, "points": sum(scores), "total": totals[seat],
+                     "islands": islands})
+    return best, rows, totals
+
+
+def expect_reveal(page, me, round_index, card, best, rows):
+    """The page shows the round's reveal: the winning quantities and every player's line."""
+    expect(page.locator("#revealHead")).to_have_text(
+        "Round %d: %s, target %d" % (round_index + 1, card[1], card[2]))
+    expect(page.locator("#revealRows")).to_be_visible()
+    expect(page.locator("#best li")).to_have_text(best)
+    lines = page.locator("#revealRows > li")
+    expect(lines).to_have_count(len(rows))
+    for row in rows:
+        line = lines.nth(row["seat"])
+        you = " (you)" if row["seat"] == me else ""
+        expect(line.locator(".rh")).to_have_text(
+            "%s%s+%d points, total %d" % (row["name"], you, row["points"], row["total"]))
+        expect(line.locator("tr")).to_have_text(row["islands"])
+    status = "You scored %d, total %d. The reader turns the next card on the box."
+    expect(page.locator("#status")).to_have_text(status % (rows[me]["points"], rows[me]["total"]))
+
+
+# ---------------------------------------------------------------- what a phone received
+
+
+class Traffic:
+    """Every response a page receives: URL, status, headers and body, in order."""
+
+    def __init__(self, page):
+        self.responses = []
+        page.on("response", self.record)
+
+    def record(self, response):
+        try:
+            body = response.body().decode("utf-8", "replace")
+        except Exception as exc:  # noqa: BLE001 - a response without a body (a redirect)
+            body = "<no body: %r>" % exc
+        headers = json.dumps(response.all_headers())
+        self.responses.append((response.url, response.status, headers, body))
+
+    def mark(self):
+        return len(self.responses)
+
+    def since(self, mark=0):
+        return self.responses[mark:]
+
+
+def json_forms(allocation):
+    """A regex for an allocation written as a JSON array, with or without spaces."""
+    return re.compile(r"\[\s*%d\s*,\s*%d\s*,\s*%d\s*\]" % tuple(allocation))
+
+
+def island_text(allocation, islands=(0, 1, 2)):
+    """Regexes for an allocation as the page writes it next to the island names."""
+    return [re.compile(r"%s\s*%d(?!\d)" % (ISLANDS[k], allocation[k])) for k in islands]
+
+
+def page_content(page):
+    return page.evaluate(PAGE_CONTENT_JS)
+
+
+# ---------------------------------------------------------------- fixtures
+
+
+@pytest.fixture
+def fw_box(sim_tree, tmp_path):
+    """The real firmware under MicroPython, fresh for each test, on the join screen."""
+    box = BoxProcess(sim_tree, tmp_path / "state").start()
+    box.wait_screen("join")
+    yield box
+    box.stop()
+    assert firmware_tracebacks(box) == [], "the firmware logged errors"
+
+
+@pytest.fixture
+def fw_url(fw_box):
+    return "http://127.0.0.1:%d" % fw_box.port
+
+
+@pytest.fixture
+def patient_expect():
+    """expect() waits longer here (MicroPython box, many pages on two cores); restored afterwards."""
+    before = expect._timeout
+    expect.set_options(timeout=EXPECT_MS)
+    yield
+    expect.set_options(timeout=before)
+
+
+@pytest.fixture
+def open_fw_phone(browser, fw_url, patient_expect):
+    """open_fw_phone(width=360, height=740) -> a page on the firmware in a new context (a new phone)."""
+    contexts = []
+
+    def opener(width=360, height=740, traffic=False):
+        ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+        ctx.set_default_timeout(EXPECT_MS)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.traffic = Traffic(page) if traffic else None
+        page.goto(fw_url + "/")
+        expect(page.get_by_role("heading", name="Join the table")).to_be_visible()
+        return page
+
+    yield opener
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.fixture
+def sim(browser, fw_box, fw_url, patient_expect):
+    """The box's /sim page (the reader at the box) in its own browser context."""
+    ctx = browser.new_context(viewport={"width": 800, "height": 700})
+    ctx.set_default_timeout(EXPECT_MS)
+    page = ctx.new_page()
+    page.goto(fw_url + "/sim")
+    panel = SimPanel(page, fw_box)
+    panel.expect_shows_box_frame()
+    yield panel
+    ctx.close()
+
+
+def state_dir(box):
+    return Path(box.state_dir)
