@@ -262,7 +262,7 @@ def expect_reveal(page, me, round_index, card, best, rows):
         line = lines.nth(row["seat"])
         you = " (you)" if row["seat"] == me else ""
         expect(line.locator(".rh")).to_have_text(
-            "%s%s+%d points, total %d" % (row["name"], you, row["points"], row["total"]))
+            "%s%s+%s, total %d" % (row["name"], you, points_text(row["points"]), row["total"]))
         expect(line.locator("tr")).to_have_text(row["islands"])
     status = "You scored %d, total %d. The reader turns the next card on the box."
     expect(page.locator("#status")).to_have_text(status % (rows[me]["points"], rows[me]["total"]))
@@ -369,3 +369,8 @@ def sim(browser, fw_box, fw_url, patient_expect):
 
 def state_dir(box):
     return Path(box.state_dir)
+
+
+def points_text(n):
+    """How the page writes a number of points: "1 point", "8 points"."""
+    return "%d point%s" % (n, "" if n == 1 else "s")

@@ -92,14 +92,19 @@ class BoxServer(Microdot):
             request = None
         finally:
             self.reading.remove(entry)
-        if request is not False:
-            try:
+        try:
+            if request is not False:
                 async with self.answering:
                     response = await self.dispatch_request(request)
                     await response.write(writer)
-            except OSError:
-                pass  # the phone went away mid-answer
-        await _close(writer)
+        except OSError:
+            pass  # the phone went away mid-answer
+        except Exception as exc:  # noqa: BLE001 - e.g. a MemoryError mid-answer: log it, keep serving
+            import sys
+
+            sys.print_exception(exc)
+        finally:
+            await _close(writer)  # always: a socket left open would hold one of lwIP's five
 
     async def reap(self):
         """Cuts off the connections too slow to send their request (see REQUEST_MS and BUSY_MS)."""

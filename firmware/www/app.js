@@ -3,6 +3,7 @@
 // for up to 8 phones). Player text is always set as text, never as markup.
 (function () {
   'use strict';
+  function pts(n) { return n + (n === 1 ? ' point' : ' points'); }
 
   var ISLANDS = ['Beacon', 'Grove', 'Mooring'];
   var COUNTERS = 7;
@@ -422,14 +423,14 @@
     var best = g.winners.length ? players[g.winners[0]].total : 0;
     var names = g.winners.map(function (i) { return players[i].name; });
     setText('winners', names.length > 1
-      ? 'Winners, sharing the victory: ' + list(names) + ' with ' + best + ' points'
-      : names.length ? 'Winner: ' + names[0] + ' with ' + best + ' points' : '');
+      ? 'Winners, sharing the victory: ' + list(names) + ' with ' + pts(best)
+      : names.length ? 'Winner: ' + names[0] + ' with ' + pts(best) : '');
     var rank = 0;
     var prev = null;
     fill($('standings'), g.standings.map(function (st, n) {
       if (st[1] !== prev) { rank = n + 1; prev = st[1]; }
       var p = players[st[0]];
-      var text = rank + '. ' + p.name + (st[0] === me ? ' (you)' : '') + ': ' + st[1] + ' points';
+      var text = rank + '. ' + p.name + (st[0] === me ? ' (you)' : '') + ': ' + pts(st[1]);
       if (g.winners.indexOf(st[0]) >= 0) text += ', winner';
       return el('li', null, text);
     }));
@@ -464,8 +465,8 @@
       head.appendChild(el('span', null, row.name + (row.seat === me ? ' (you)' : '')));
       var total = g.players[row.seat] ? g.players[row.seat].total : 0;
       head.appendChild(el('span', 'pts', last.round < 0
-        ? row.points + ' points (practice)'
-        : '+' + row.points + ' points, total ' + total));
+        ? pts(row.points) + ' (practice)'
+        : '+' + pts(row.points) + ', total ' + total));
       li.appendChild(head);
       if (!row.allocation) {
         li.appendChild(el('p', 'small', 'Left the game: no allocation.'));
