@@ -4,6 +4,7 @@ polling once a second each: join, every round, the reveal, the final standings.
 Used by the memory proof (tests/test_memory.py) and by `make bench` (smallest heap, peak use).
 """
 
+import json
 import random
 import threading
 import time
@@ -32,9 +33,9 @@ class Pollers:
                 if status != 200:
                     self.errors.append(status)
                 else:
-                    import json
-
                     version = json.loads(payload)["v"]
+            except ValueError as exc:  # a cut-off answer
+                self.errors.append(repr(exc))
             except OSError as exc:
                 if not self.box.alive():
                     return
