@@ -26,6 +26,16 @@ def free_port(kind=socket.SOCK_STREAM):
         return s.getsockname()[1]
 
 
+def wait_until(condition, what, timeout=5):
+    """Polls condition() until it is true; fails with `what` if it never becomes true."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.02)
+    raise AssertionError("timed out waiting until " + what)
+
+
 class ApiError(Exception):
     def __init__(self, status, body):
         super().__init__("%s %s" % (status, body))
@@ -140,12 +150,7 @@ class BoxProcess:
         return self.status()["screen"]
 
     def wait_screen(self, name, timeout=5):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.screen() == name:
-                return
-            time.sleep(0.05)
-        raise AssertionError("screen is %s, not %s" % (self.screen(), name))
+        wait_until(lambda: self.screen() == name, "the screen is " + name, timeout)
 
     def advance(self, ms):
         self.api("POST", "/sim/advance", {"ms": ms})

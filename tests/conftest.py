@@ -30,3 +30,22 @@ def sim_tree():
 @pytest.fixture(scope="session")
 def mp(sim_tree):
     return MicroPython(sim_tree)
+
+
+@pytest.fixture
+def new_box(sim_tree, tmp_path):
+    """Starts real boxes (the firmware under MicroPython), each waiting on its join screen; all are
+    stopped when the test ends. new_box(env={...}) passes extra settings to the board."""
+    from boxrig import BoxProcess
+
+    boxes = []
+
+    def start(**options):
+        box = BoxProcess(sim_tree, tmp_path / ("box%d" % len(boxes)) / "state", **options).start()
+        boxes.append(box)
+        box.wait_screen("join")
+        return box
+
+    yield start
+    for box in boxes:
+        box.stop()

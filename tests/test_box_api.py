@@ -4,6 +4,7 @@ cheap polling and the captive-portal probes."""
 import json
 import socket
 import struct
+from pathlib import Path
 
 import pytest
 from boxrig import ApiError, BoxProcess
@@ -112,33 +113,28 @@ def test_unknown_api_is_a_clear_404(box):
     assert "not allowed" in refused(box, 405, "GET", "/api/join")
 
 
-def test_rejoin_code_moves_a_seat_to_another_phone(sim_tree, tmp_path):
-    b = BoxProcess(sim_tree, tmp_path / "state").start()
-    try:
-        b.wait_screen("join")
-        ada = b.join("Ada")["token"]
-        b.join("Bo")
-        b.press("C")
-        b.press("C")
-        b.allocate(ada, [5, 1, 1])
-        assert b.press("A") == "menu"
-        b.press("A")  # "Rejoin code"
-        assert b.press("C") == "pick_seat"
-        assert b.press("C") == "show_code"
-        saved = json.loads((tmp_path / "state" / "game.json").read_text())
-        code = next(iter(saved["seats"]["codes"]))
-        assert "not valid" in refused(b, 403, "POST", "/api/rejoin", {"code": "000000" if code != "000000"
-                                                                      else "111111"})
-        moved = b.api("POST", "/api/rejoin", {"code": code})
-        assert moved["seat"] == 0 and moved["name"] == "Ada" and moved["token"] != ada
-        assert b.state(moved["token"])["game"]["mine"] == [5, 1, 1]
-        assert b.state(ada)["you"] is None  # the old phone is signed out
-        assert "not valid" in refused(b, 403, "POST", "/api/rejoin", {"code": code})  # one-time
-        with pytest.raises(ApiError):
-            b.allocate(ada, [7, 0, 0])
-    finally:
-        b.stop()
-
+def test_rejoin_code_moves_a_seat_to_another_phone(new_box):
+    b = new_box()
+    ada = b.join("Ada")["token"]
+    b.join("Bo")
+    b.press("C")
+    b.press("C")
+    b.allocate(ada, [5, 1, 1])
+    assert b.press("A") == "menu"
+    b.press("A")  # "Rejoin code"
+    assert b.press("C") == "pick_seat"
+    assert b.press("C") == "show_code"
+    saved = json.loads((Path(b.state_dir) / "game.json").read_text())
+    code = next(iter(saved["seats"]["codes"]))
+    assert "not valid" in refused(b, 403, "POST", "/api/rejoin", {"code": "000000" if code != "000000"
+                                                                  else "111111"})
+    moved = b.api("POST", "/api/rejoin", {"code": code})
+    assert moved["seat"] == 0 and moved["name"] == "Ada" and moved["token"] != ada
+    assert b.state(moved["token"])["game"]["mine"] == [5, 1, 1]
+    assert b.state(ada)["you"] is None  # the old phone is signed out
+    assert "not valid" in refused(b, 403, "POST", "/api/rejoin", {"code": code})  # one-time
+    with pytest.raises(ApiError):
+        b.allocate(ada, [7, 0, 0])
 
 def dns_query(name, qid=0x1234):
     header = struct.pack(">HHHHHH", qid, 0x0100, 1, 0, 0, 0)

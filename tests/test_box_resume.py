@@ -86,23 +86,19 @@ def test_resumes_after_power_cuts(sim_tree, tmp_path, seed):
         box.stop()
 
 
-def test_resume_screen_offers_the_saved_game_and_discard_starts_fresh(sim_tree, tmp_path):
-    box = BoxProcess(sim_tree, tmp_path / "state").start()
-    try:
-        box.wait_screen("join")
-        token = box.join("Ada")["token"]
-        box.join("Bo")
-        box.kill()
-        box.start()
-        box.wait_screen("resume")
-        assert box.state(token)["you"]["name"] == "Ada"
-        box.press("A")  # new
-        assert box.screen() == "confirm"
-        box.press("C")  # yes, discard
-        assert box.screen() == "join"
-        assert box.state(token)["you"] is None
-        assert box.state()["seats"] == []
-        with pytest.raises(ApiError):
-            box.allocate(token, [7, 0, 0])
-    finally:
-        box.stop()
+def test_resume_screen_offers_the_saved_game_and_discard_starts_fresh(new_box):
+    box = new_box()
+    token = box.join("Ada")["token"]
+    box.join("Bo")
+    box.kill()
+    box.start()
+    box.wait_screen("resume")
+    assert box.state(token)["you"]["name"] == "Ada"
+    box.press("A")  # new
+    assert box.screen() == "confirm"
+    box.press("C")  # yes, discard
+    assert box.screen() == "join"
+    assert box.state(token)["you"] is None
+    assert box.state()["seats"] == []
+    with pytest.raises(ApiError):
+        box.allocate(token, [7, 0, 0])
