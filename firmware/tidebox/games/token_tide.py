@@ -170,8 +170,10 @@ def check_name(name, taken=()):
         raise GameError("a name needs at least one character")
     if len(name) > MAX_NAME:
         raise GameError("a name has at most 12 characters")
-    for ch in name:
-        if ord(ch) < 32 or ord(ch) == 127:
+    # Checked on the UTF-8 bytes: control characters are single bytes, and iterating a str's
+    # characters would make MicroPython intern every new non-ASCII character for good.
+    for byte in name.encode():
+        if byte < 32 or byte == 127:
             raise GameError("a name cannot contain control characters")
     for other in taken:
         if other.lower() == name.lower():
