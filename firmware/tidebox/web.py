@@ -14,6 +14,7 @@ REQUEST_MS = 5000  # a client that has not sent its whole request by then is cut
 BUSY_MS = 250  # ... and after this long when every connection is taken (idle sockets, slow-loris)
 REAP_MS = 50  # how often the deadlines above are checked
 HEAD_BYTES = 2048  # request line and headers together; a phone sends well under 1 KB
+BACKLOG = 48  # connections the network stack keeps waiting, in order, while five are served
 PAGE_FILE = "www/index.html.gz"
 
 # Small, bounded requests: a join or an allocation is well under 100 bytes.
@@ -45,8 +46,9 @@ class BoxServer(Microdot):
 
     Idle sockets (a browser's preconnects, a slow-client attack) must not keep phones out: a
     request not read after REQUEST_MS is cut off, and after BUSY_MS when every connection is
-    taken. Connections waiting for a free one get it in the order they came, so a client that
-    reconnects at once cannot jump the queue.
+    taken. A connection is only accepted when the gate has room (lwIP does the same on the Pico
+    W): the others wait in the network stack's queue, in the order they came, so a client that
+    reconnects at once cannot jump it, and waiting costs no heap.
     """
 
     def __init__(self, gate):
@@ -56,23 +58,48 @@ class BoxServer(Microdot):
 
         self.answering = asyncio.Lock()
         self.reading = []  # [started ms, task] for every connection still sending its request
-        self.arrived = 0  # connections so far; each one's number is its place in the queue
-        self.admitted = 0  # connections let through to the gate so far
+        self.accepted = 0  # connections accepted but not yet through the gate
         self.reaper = None
+
+    async def start_server(self, host="0.0.0.0", port=80, debug=False, ssl=None):
+        """Accept connections (no TLS) and serve each in its own task. Where the gate limits the
+        connections (the host board), the next one is accepted only when one of them is done:
+        twenty connections queued inside the box took ~25 KB of a Pico-sized heap and fragmented
+        it until requests failed."""
+        import asyncio
+        import socket
+
+        info = socket.getaddrinfo(host, port)[0]
+        listener = socket.socket(info[0])
+        listener.setblocking(False)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(info[-1])
+        listener.listen(BACKLOG)
+        try:
+            while True:
+                while self.gate.wait and self.gate.active + self.accepted >= self.gate.limit:
+                    await asyncio.sleep_ms(5)
+                await _readable(listener)
+                try:
+                    conn, address = listener.accept()
+                except OSError:
+                    continue
+                conn.setblocking(False)
+                stream = asyncio.StreamReader(conn, {"peername": address})
+                self.accepted += 1
+                asyncio.create_task(self.handle_request(stream, stream))
+        finally:
+            listener.close()
 
     async def handle_request(self, reader, writer):
         import asyncio
 
         if self.reaper is None or self.reaper.done():
             self.reaper = asyncio.create_task(self.reap())
-        place = self.arrived
-        self.arrived += 1
-        while self.admitted != place:  # first come, first served when all connections are taken
-            await asyncio.sleep_ms(5)
         try:
             await self.gate.__aenter__()
         finally:
-            self.admitted += 1
+            self.accepted -= 1
         try:
             await self.serve(reader, writer)
         finally:
@@ -160,6 +187,13 @@ class _Head:
         if len(data) < n:
             data += await self.stream.readexactly(n - len(data))
         return data
+
+
+def _readable(sock):
+    """Awaited: wakes when `sock` has something to read (as asyncio's own streams wait)."""
+    from asyncio import core
+
+    yield core._io_queue.queue_read(sock)
 
 
 async def _close(writer):
