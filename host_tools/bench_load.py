@@ -1,0 +1,262 @@
+"""Load figures: eight phones polling once a second and twenty idle open sockets (a slow-client
+attack) against the real firmware (MicroPython unix port, 192K heap), while a scripted 8-player game
+goes on, game after game. `make bench` runs it for TIDEBOX_LOAD_SECONDS (default 600: ten minutes)
+and prints the poll latency, the heap trend and the counts; tests/test_load.py runs it shorter.
+
+The idle sockets connect and never send a byte; when the box cuts one off, it connects again at
+once, so twenty are always open or waiting. Only 127.0.0.1 is contacted.
+"""
+
+import os
+import random
+import socket
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import build
+import fuzzing
+from boxrig import BoxProcess
+
+LOAD_SECONDS = int(os.environ.get("TIDEBOX_LOAD_SECONDS", "600"))
+IDLE_SOCKETS = 20
+POLL_PERIOD_S = 1.0
+POLL_TIMEOUT_S = 10.0  # the page gives up after 6 s; a slower answer is counted, then reported
+HEAP_EVERY_S = 5.0
+BASELINE_SECONDS = 20  # the same polls first without the idle sockets, for comparison
+
+
+class IdleSockets:
+    """Sockets that connect and say nothing; each reconnects as soon as the box cuts it off."""
+
+    def __init__(self, port, count=IDLE_SOCKETS):
+        self.port = port
+        self.stop = threading.Event()
+        self.connections = 0
+        self.cut_by_box = 0
+        self.threads = [threading.Thread(target=self.run, daemon=True) for _ in range(count)]
+
+    def run(self):
+        while not self.stop.is_set():
+            try:
+                sock = socket.create_connection((fuzzing.HOST, self.port), timeout=5)
+            except OSError:
+                self.stop.wait(0.1)
+                continue
+            self.connections += 1
+            sock.settimeout(0.5)
+            with sock:
+                while not self.stop.is_set():
+                    try:
+                        if sock.recv(1024) == b"":
+                            self.cut_by_box += 1
+                            break
+                    except TimeoutError:
+                        continue
+                    except OSError:
+                        self.cut_by_box += 1
+                        break
+
+    def __enter__(self):
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        for t in self.threads:
+            t.join(5)
+
+
+class Phones:
+    """Eight phones polling /api/state?v=N once a second, as the page does; every poll timed."""
+
+    def __init__(self, port, tokens):
+        self.port = port
+        self.tokens = tokens
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.latencies = []  # seconds, one per answered poll
+        self.errors = []
+        self.threads = [threading.Thread(target=self.run, args=(t,), daemon=True) for t in tokens.values()]
+
+    def run(self, token):
+        version = 0
+        while not self.stop.is_set():
+            started = time.monotonic()
+            try:
+                reply = fuzzing.call(self.port, "GET", "/api/state?v=%d" % version, token=token,
+                                     timeout=POLL_TIMEOUT_S)
+            except OSError as exc:
+                reply = fuzzing.Reply(b"", "connect: %s" % exc.__class__.__name__)
+            took = time.monotonic() - started
+            with self.lock:
+                if reply.status == 200:
+                    self.latencies.append(took)
+                    version = reply.json()["v"]
+                else:
+                    self.errors.append(repr(reply)[:200])
+            self.stop.wait(max(0.0, POLL_PERIOD_S - took))
+
+    def __enter__(self):
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        for t in self.threads:
+            t.join(POLL_TIMEOUT_S + 2)
+
+
+class Table:
+    """The reader and the players: the game goes on, one step per call, game after game."""
+
+    def __init__(self, box, tokens, seed=600):
+        self.box = box
+        self.tokens = tokens
+        self.rng = random.Random(seed)
+        self.rounds = 0  # rounds revealed
+        self.games = 0  # games finished
+        self.lobby_heaps = []  # (seconds, live heap) back in the lobby after each game
+        self.started = time.monotonic()
+
+    def step(self):
+        box = self.box
+        view = box.state()
+        if view["box"] in ("join", "setup"):
+            box.press("C")  # join -> setup -> tide card
+        elif view["box"] == "over":
+            if box.press("C") == "join":  # the standings, then "New game?" and yes: same players
+                self.games += 1
+                self.lobby_heaps.append((time.monotonic() - self.started, lobby_heap(box)))
+        elif view["game"]["phase"] == "allocate":
+            if box.screen() == "card":
+                box.press("C")
+                return
+            for seat, player in enumerate(view["game"]["players"]):
+                if not player["ready"]:
+                    box.allocate(self.tokens[seat], fuzzing.random_allocation(self.rng))
+            if box.press("C") == "reveal":
+                self.rounds += 1
+        else:
+            box.press("C")  # stepping through the reveal
+
+    def back_to_the_lobby(self, limit=400):
+        """Finish the game under way and answer "New game?": the same players, no game."""
+        for _ in range(limit):
+            if self.box.state()["box"] == "join":
+                self.box.wait_screen("join")
+                return
+            self.step()
+        raise AssertionError("the game did not come back to the lobby")
+
+
+def live_heap(box):
+    return box.api("GET", "/sim/status?gc=1")["mem_alloc"]
+
+
+def lobby_heap(box):
+    """The live heap in the lobby, once the phones' view of it has been built (until then the box
+    still holds its cached view of the game just ended)."""
+    box.state()
+    return live_heap(box)
+
+
+def heap_trend_kb_per_hour(samples):
+    """Least-squares slope of the live heap over time, in KB per hour (None with under 3 samples)."""
+    if len(samples) < 3:
+        return None
+    times = [t for t, _ in samples]
+    heaps = [h for _, h in samples]
+    mean_t = statistics.fmean(times)
+    mean_h = statistics.fmean(heaps)
+    spread = sum((t - mean_t) ** 2 for t in times)
+    if spread == 0:
+        return None
+    slope = sum((t - mean_t) * (h - mean_h) for t, h in samples) / spread  # bytes per second
+    return slope * 3600 / 1024
+
+
+def run_load(box, tokens, seconds, idle=IDLE_SOCKETS):
+    """Eight pollers, `idle` idle sockets and the game, for `seconds`. The box starts in the lobby
+    with its players and ends there again; returns the figures."""
+    table = Table(box, tokens)
+    lobby_before = lobby_heap(box)
+    samples = []
+    started = table.started = time.monotonic()
+    table.lobby_heaps.append((0.0, lobby_before))
+    with IdleSockets(box.port, idle) as idlers, Phones(box.port, tokens) as phones:
+        next_sample = started
+        while time.monotonic() - started < seconds:
+            if time.monotonic() >= next_sample:
+                samples.append((time.monotonic() - started, live_heap(box)))
+                next_sample += HEAP_EVERY_S
+            table.step()
+        samples.append((time.monotonic() - started, live_heap(box)))
+    table.back_to_the_lobby()
+    lobby_after = table.lobby_heaps[-1][1]
+    elapsed = time.monotonic() - started
+    latencies = sorted(phones.latencies)
+    return {
+        "seconds": round(elapsed),
+        "polls": len(latencies) + len(phones.errors),
+        "poll_errors": phones.errors,
+        "latency_median_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
+        "latency_p95_ms": round(latencies[int(0.95 * (len(latencies) - 1))] * 1000, 1) if latencies else None,
+        "latency_max_ms": round(latencies[-1] * 1000, 1) if latencies else None,
+        "idle_connections": idlers.connections,
+        "idle_cut_by_box": idlers.cut_by_box,
+        "rounds": table.rounds,
+        "games": table.games,
+        "heap_samples": samples,
+        "lobby_heaps": table.lobby_heaps,
+        # The live heap at the same point before and after (the lobby with the same players, no
+        # attack under way), per hour of load; the game's own state, which grows round by round and
+        # is let go at the end of each game, is then not counted. Every sample's trend as well.
+        "heap_growth_kb_per_hour": (lobby_after - lobby_before) / 1024 * 3600 / elapsed,
+        "heap_trend_all_samples_kb_per_hour": heap_trend_kb_per_hour(samples),
+        "lobby_heap_before": lobby_before,
+        "lobby_heap_after": lobby_after,
+        "tcp": box.status(),
+    }
+
+
+def start_box(tree, state_dir):
+    box = BoxProcess(tree, Path(state_dir) / "state", env={"TIDEBOX_BUZZER": "0"}).start()
+    box.wait_screen("join")
+    tokens = fuzzing.seat_table(box)
+    box.press("C")  # setup
+    box.press("B")  # the numbered deck, kept for every game after
+    box.press("A", long=True)  # back to the lobby with the players, as after "New game?"
+    return box, tokens
+
+
+def run():
+    tree = build.build_sim()
+    with tempfile.TemporaryDirectory() as tmp:
+        box, tokens = start_box(tree, tmp)
+        try:
+            baseline = run_load(box, tokens, BASELINE_SECONDS, idle=0)
+            result = run_load(box, tokens, LOAD_SECONDS)
+        finally:
+            box.stop()
+    yield "poll_latency_ms_median_without_idle_sockets", baseline["latency_median_ms"], "ms"
+    yield "load_seconds", result["seconds"], "s"
+    yield "poll_latency_ms_median", result["latency_median_ms"], "ms"
+    yield "poll_latency_ms_p95", result["latency_p95_ms"], "ms"
+    yield "poll_latency_ms_max", result["latency_max_ms"], "ms"
+    yield "polls_answered", result["polls"] - len(result["poll_errors"]), "requests"
+    yield "polls_unanswered", len(result["poll_errors"]), "requests"
+    for error in sorted(set(e[:100] for e in result["poll_errors"]))[:5]:
+        print("#   unanswered: %s" % error)
+    yield "idle_sockets_cut_off", result["idle_cut_by_box"], "connections"
+    yield "rounds_played", result["rounds"], "rounds"
+    yield "games_played", result["games"], "games"
+    for name in ("heap_growth_kb_per_hour", "heap_trend_all_samples_kb_per_hour"):
+        trend = result[name]
+        yield name, None if trend is None else round(trend, 1), "KB/h"
+    growth = result["lobby_heap_after"] - result["lobby_heap_before"]
+    yield "lobby_heap_growth_kb", round(growth / 1024, 2), "KB"
