@@ -76,6 +76,7 @@ class PoweredGame:
         self.outcomes = {"half-done save": 0}
         self.last_tmp = None
         self.press_cut_at = None  # where the game was when a press was last cut
+        self.screen = None
         self.learn(self.views())
 
     def views(self):
@@ -91,18 +92,19 @@ class PoweredGame:
         return self.round[1] == "over"
 
     def may_cut(self, action):
-        """Any request may be cut; a press only once until the game moves on (a restart shows the
-        reveal from its first step again, so cutting every step would never get past it)."""
+        """Any request may be cut; a press once per screen until the game moves on (a restart shows
+        the reveal from its first step again, so cutting every step would never get past it)."""
         if action[0] != "press":
             return True
-        if self.press_cut_at == (self.round, len(self.ledger)):
+        where = (self.round, len(self.ledger), self.screen)
+        if self.press_cut_at == where:
             return False
-        self.press_cut_at = (self.round, len(self.ledger))
+        self.press_cut_at = where
         return True
 
     def next_action(self):
         """What the table does next: ("press",), ("alloc", seat, allocation, ready) or ("unready", seat)."""
-        screen = self.box.screen()
+        screen = self.screen = self.box.screen()
         if self.round[1] != "allocate" or screen == "card":
             return ("press",)
         waiting = [s for s, (_, locked) in self.mine.items() if not locked]
