@@ -75,56 +75,67 @@ def png_1bit(display):
     return buf
 
 
+def _press(board, data):
+    button = data.get("button")
+    ms = data.get("ms", 80)
+    if button not in ("A", "B", "C") or type(ms) is not int or not 0 < ms <= 10000:
+        return {"error": "press needs button A, B or C and ms from 1 to 10000"}, 400
+    board.buttons.press(button, ms)
+    return {"pressed": button, "ms": ms}
+
+
+def _advance(board, data):
+    ms = data.get("ms")
+    if type(ms) is not int or not 0 < ms <= 3600000:
+        return {"error": "advance needs ms from 1 to 3600000"}, 400
+    board.clock.advance(ms)
+    return {"advanced": ms}
+
+
+def _fault(board, data):
+    kind = data.get("kind")
+    if kind not in ("raise", "hang"):
+        return {"error": "fault kind must be raise or hang"}, 400
+    board.buttons.fault = kind
+    return {"fault": kind}
+
+
+def _status(board, box, request):
+    if request.args.get("gc"):
+        gc.collect()  # only on request: tests poll this often and a collection is not free
+    tones = board.buzzer.tones if board.buzzer else []
+    return json.dumps({
+        "frames": board.display.frames, "tones": [list(t) for t in tones],
+        "tcp_peak": board.tcp_gate.peak, "tcp_waited": board.tcp_gate.waited,
+        "screen": box.reader.screen if box.reader else None,
+        "presses": box.reader.presses if box.reader else 0,
+        "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
+        "feeds": board.watchdog.feeds, "inverted": board.display.inverted,
+    }), 200, {"Content-Type": "application/json"}
+
+
+_ACTIONS = {"press": _press, "advance": _advance, "fault": _fault}
+
+
 def add_routes(app, box, board):
+    """Two routes for all of /sim: each microdot route costs heap for the whole run."""
     from microdot import Response
 
     @app.get("/sim")
     async def sim_page(request):
         return Response.send_file(_PAGE_FILE, content_type="text/html; charset=utf-8")
 
-    @app.get("/sim/oled.png")
-    async def sim_png(request):
-        headers = {"Content-Type": "image/png", "Cache-Control": "no-store"}
-        return Response(png_1bit(board.display), headers=headers)
-
-    @app.post("/sim/press")
-    async def sim_press(request):
-        data = request.json if isinstance(request.json, dict) else {}
-        button = data.get("button")
-        ms = data.get("ms", 80)
-        if button not in ("A", "B", "C") or type(ms) is not int or not 0 < ms <= 10000:
-            return {"error": "press needs button A, B or C and ms from 1 to 10000"}, 400
-        board.buttons.press(button, ms)
-        return {"pressed": button, "ms": ms}
-
-    @app.post("/sim/advance")
-    async def sim_advance(request):
-        data = request.json if isinstance(request.json, dict) else {}
-        ms = data.get("ms")
-        if type(ms) is not int or not 0 < ms <= 3600000:
-            return {"error": "advance needs ms from 1 to 3600000"}, 400
-        board.clock.advance(ms)
-        return {"advanced": ms}
-
-    @app.post("/sim/fault")
-    async def sim_fault(request):
-        data = request.json if isinstance(request.json, dict) else {}
-        kind = data.get("kind")
-        if kind not in ("raise", "hang"):
-            return {"error": "fault kind must be raise or hang"}, 400
-        board.buttons.fault = kind
-        return {"fault": kind}
-
-    @app.get("/sim/status")
-    async def sim_status(request):
-        if request.args.get("gc"):
-            gc.collect()  # only on request: tests poll this often and a collection is not free
-        tones = board.buzzer.tones if board.buzzer else []
-        return json.dumps({
-            "frames": board.display.frames, "tones": [list(t) for t in tones],
-            "tcp_peak": board.tcp_gate.peak, "tcp_waited": board.tcp_gate.waited,
-            "screen": box.reader.screen if box.reader else None,
-            "presses": box.reader.presses if box.reader else 0,
-            "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
-            "feeds": board.watchdog.feeds, "inverted": board.display.inverted,
-        }), 200, {"Content-Type": "application/json"}
+    @app.route("/sim/<what>", methods=["GET", "POST"])
+    async def sim(request, what):
+        if request.method == "POST":
+            action = _ACTIONS.get(what)
+            if action is not None:
+                return action(board, request.json if isinstance(request.json, dict) else {})
+        elif what == "oled.png":
+            headers = {"Content-Type": "image/png", "Cache-Control": "no-store"}
+            return Response(png_1bit(board.display), headers=headers)
+        elif what == "status":
+            return _status(board, box, request)
+        if what in _ACTIONS or what in ("oled.png", "status"):
+            return {"error": "that method is not allowed here"}, 405
+        return {"error": "no such address on the box"}, 404

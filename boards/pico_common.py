@@ -17,6 +17,7 @@ import time
 import machine
 import network
 from micropython import const
+from tidebox.buttons import DEBOUNCE_MS
 from tidebox.gate import ConnectionGate
 
 WIDTH = const(128)  # SSD1306 0.96" and SH1106 1.3" panels are both 128 x 64
@@ -30,6 +31,12 @@ _BUTTON_A = const(10)  # GP10, header pin 14
 _BUTTON_B = const(11)  # GP11, header pin 15
 _BUTTON_C = const(12)  # GP12, header pin 16
 _BUZZER = const(15)  # GP15, header pin 20 (PWM slice 7, channel B)
+# Missed presses (see Buttons): one the reads saw down for _SEEN_MS is the debouncer's (a little under
+# its DEBOUNCE_MS, as the loop reads the clock just before the buttons: never a press twice). A replay
+# lasts at least _REPLAY_MIN_MS, so that the debouncer's reads see it for DEBOUNCE_MS.
+_SEEN_MS = const(23)
+_REPLAY_MIN_MS = const(40)
+_BOUNCE_MS = const(10)  # a release and a press closer than this are a switch's contact bounce
 
 _HALF_DUTY = const(32768)  # duty_u16 for a square wave: the loudest a piezo gets
 _MIN_HZ = const(20)  # rp2 PWM reaches down to about 8 Hz; below 20 Hz a piezo only clicks
@@ -163,15 +170,95 @@ def make_display(settings):
 
 class Buttons:
     """A, B, C to GND with the internal pull-ups: a pressed button reads 0. The RP2350's erratum E9
-    (a pin with the internal pull-down can latch at about 2 V) concerns pull-downs only."""
+    (a pin with the internal pull-down can latch at about 2 V) concerns pull-downs only.
 
-    def __init__(self, pins):
+    The main loop reads the levels every 10 ms for the debouncer (tidebox/buttons.py), but a web
+    answer can hold it up for longer than a quick tap lasts, and such a tap would be lost. So each
+    pin also has an interrupt on both edges that notes when a press began and ended (a hard IRQ:
+    exact times, nothing allocated). A press of at least DEBOUNCE_MS that the reads did not see
+    down long enough for the debouncer is played back to it afterwards, for as long as it was held.
+    """
+
+    def __init__(self, pins, ticks_ms=None):
+        self.ticks_ms = ticks_ms or time.ticks_ms  # tests pass a clock of their own
         self.pins = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP) for n in pins]
+        count = len(self.pins)
+        self.down_at = [None] * count  # press edge not yet dealt with by read() (set by the IRQ)
+        self.up_at = [None] * count  # the release edge that ended it (set by the IRQ)
+        self.seen_at = [None] * count  # the first read that saw the pin down
+        self.seen = [False] * count  # the reads saw it down long enough: the debouncer has it
+        self.replay_ms = [None] * count  # a missed press being played back: for how long ...
+        self.replay_from = [None] * count  # ... and since which read
+        both = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
+        for i, pin in enumerate(self.pins):
+            pin.irq(handler=self._edge_handler(i), trigger=both, hard=True)
+
+    def _edge_handler(self, i):
+        # Made once per pin, here: a hard IRQ handler must not allocate.
+        pin = self.pins[i]
+        down_at = self.down_at
+        up_at = self.up_at
+        ticks_ms = self.ticks_ms
+
+        def edge(_):
+            now = ticks_ms()
+            if pin.value() != 0:
+                if down_at[i] is not None:
+                    up_at[i] = now
+            elif down_at[i] is None:
+                down_at[i] = now
+            elif up_at[i] is not None:  # pressed again before read() dealt with the last press
+                if time.ticks_diff(now, up_at[i]) < _BOUNCE_MS:
+                    up_at[i] = None  # contact bounce while being released: still the same press
+                elif time.ticks_diff(up_at[i], down_at[i]) < DEBOUNCE_MS:
+                    down_at[i] = now  # the last one was a graze: this is a new press
+                    up_at[i] = None
+                # else: a whole press is waiting to be played back; a second one in the same stall is lost
+
+        return edge
 
     def read(self):
-        """(A, B, C) levels, True while held down."""
-        a, b, c = self.pins
-        return (not a.value(), not b.value(), not c.value())
+        """(A, B, C) levels, True while held down (or while a missed press is played back)."""
+        now = self.ticks_ms()
+        return tuple(self._level(i, now) for i in range(len(self.pins)))
+
+    def _level(self, i, now):
+        if self.replay_ms[i] is not None:
+            start = self.replay_from[i]
+            if start is None:
+                self.replay_from[i] = now
+            elif time.ticks_diff(now, start) >= self.replay_ms[i]:
+                self.replay_ms[i] = None  # this read is the last one that plays it
+                self.replay_from[i] = None
+            return True
+        state = machine.disable_irq()
+        down = self.pins[i].value() == 0
+        pressed = self.down_at[i]
+        released = self.up_at[i]
+        if not down and released is not None:
+            self.down_at[i] = None
+            self.up_at[i] = None
+        machine.enable_irq(state)
+        if down:
+            if self.seen_at[i] is None:
+                self.seen_at[i] = now
+            elif time.ticks_diff(now, self.seen_at[i]) >= _SEEN_MS:
+                self.seen[i] = True
+            return True
+        partly_seen = self.seen_at[i] is not None
+        seen = self.seen[i]
+        self.seen_at[i] = None
+        self.seen[i] = False
+        if released is None or seen:
+            return False
+        held = time.ticks_diff(released, pressed)
+        if held < DEBOUNCE_MS:
+            return False  # contact bounce or a graze: the debouncer would not take it either
+        self.replay_ms[i] = max(held, _REPLAY_MIN_MS)
+        if partly_seen:
+            return False  # the debouncer saw it begin: it sees it end now, and the replay next read
+        self.replay_from[i] = now
+        return True
 
 
 class Buzzer:

@@ -22,7 +22,7 @@ def compile_board(out, board):
     out.mkdir(parents=True, exist_ok=True)
     build.compile_file(build.BOARDS / (board + ".py"), out / "board.mpy", "board.py")
     build.compile_file(build.BOARDS / "pico_common.py", out / "pico_common.mpy", "pico_common.py")
-    for module in ("__init__", "gate"):  # the firmware modules the board itself imports
+    for module in ("__init__", "gate", "buttons"):  # the firmware modules the board itself imports
         build.compile_file(build.FIRMWARE / "tidebox" / (module + ".py"), out / "tidebox" / (module + ".mpy"),
                            "tidebox/%s.py" % module)
     return out
@@ -49,6 +49,83 @@ def run_board(tmp_path):
         return out
 
     return run
+
+
+@pytest.fixture
+def run_taps(tmp_path):
+    """Plays edges and reads (check_taps.py) against the Pico's buttons and the firmware's debouncer."""
+
+    def run(*spans, reads=()):
+        """spans: (press ms, release ms, button) each; reads: the main loop's read times."""
+        tree = compile_board(tmp_path / "tree_taps", "pico_w")
+        timeline = [[t, "read"] for t in reads]
+        for pressed, released, button in spans:
+            timeline += [[pressed, "press", button], [released, "release", button]]
+        timeline.sort(key=lambda step: (step[0], step[1] != "read"))  # at the same ms, the read first
+        env = build.micropython_env(tree)
+        env["MICROPYPATH"] = "%s:%s:.frozen" % (FAKES, tree)
+        cmd = [build.micropython(), "-X", "heapsize=" + PICO_HEAP, str(FAKES / "check_taps.py")]
+        proc = subprocess.run(cmd, input=json.dumps({"timeline": timeline}), capture_output=True, text=True,
+                              timeout=60, env=env)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+    return run
+
+
+def every(start, stop, step=10):
+    return list(range(start, stop, step))
+
+
+def kinds(out):
+    return [(name, kind) for _, name, kind in out["events"]]
+
+
+def test_a_press_the_reads_see_gives_one_event_and_no_replay(run_taps):
+    out = run_taps((5, 105, "A"), reads=every(0, 400))
+    assert kinds(out) == [("A", "short")]
+    assert not any(level[0] for t, level in out["levels"] if t >= 110)
+
+
+def test_a_tap_made_during_a_stall_of_the_main_loop_is_played_back(run_taps):
+    # The loop reads at 0, then not until 300 ms (a long web answer): the 90 ms tap fell in between.
+    out = run_taps((20, 110, "B"), reads=[0] + every(300, 500))
+    assert kinds(out) == [("B", "short")]
+    held = [t for t, level in out["levels"] if level[1]]
+    assert held[0] == 300 and 90 <= held[-1] - held[0] <= 100  # played back for as long as it was held
+
+
+def test_a_tap_seen_only_at_its_start_is_played_back_once(run_taps):
+    out = run_taps((5, 90, "C"), reads=[0, 10] + every(300, 500))
+    assert kinds(out) == [("C", "short")]
+
+
+def test_a_press_the_debouncer_already_took_is_not_played_back_again(run_taps):
+    # Seen down at 10, 20, 30 and 35 (25 ms: the debouncer has it), then the loop stalls past the release.
+    out = run_taps((1, 50, "A"), reads=[0, 10, 20, 30, 35] + every(300, 500))
+    assert kinds(out) == [("A", "short")]
+
+
+def test_contact_bounce_in_a_stall_is_not_a_press(run_taps):
+    out = run_taps((20, 23, "A"), (40, 52, "A"), reads=[0] + every(300, 500))
+    assert kinds(out) == []
+
+
+def test_bounce_inside_a_missed_tap_still_gives_one_press(run_taps):
+    out = run_taps((20, 22, "B"), (23, 26, "B"), (27, 120, "B"), reads=[0] + every(300, 500))
+    assert kinds(out) == [("B", "short")]
+
+
+def test_a_long_press_missed_whole_is_played_back_long(run_taps):
+    out = run_taps((50, 950, "A"), reads=[0] + every(1500, 2600))
+    assert kinds(out) == [("A", "long")]
+
+
+def test_buttons_have_interrupts_on_both_edges(run_board):
+    out = run_board()
+    irqs = events(out, "Pin.irq")
+    assert sorted(e[1] for e in irqs) == [10, 11, 12]
+    assert all(e[2] == 4 | 8 and e[3] is True for e in irqs)  # falling and rising, hard
 
 
 def events(out, *names):

@@ -188,9 +188,10 @@ def closure_of(tmp_path, files):
     return bundle.import_closure("pico_w", firmware=firmware(tmp_path, files))
 
 
-# The smallest firmware: the package, one module, and the gate the board modules import.
+# The smallest firmware: the package, one module, and the gate and buttons the board modules import.
 BASE = {"tidebox/__init__.py": "VERSION = '1'\n", "tidebox/box.py": "import json\n",
-        "tidebox/gate.py": (build.FIRMWARE / "tidebox" / "gate.py").read_text()}
+        "tidebox/gate.py": (build.FIRMWARE / "tidebox" / "gate.py").read_text(),
+        "tidebox/buttons.py": (build.FIRMWARE / "tidebox" / "buttons.py").read_text()}
 
 
 def test_a_missing_module_is_reported_with_its_line(tmp_path):
@@ -288,8 +289,8 @@ def test_a_firmware_module_nothing_imports_fails_the_build(tmp_path, monkeypatch
     (fw / "tidebox" / "unused.py").unlink()
     info = bundle.build_bundle(tmp_path / "bundle")
     assert sorted(info["files"]) == ["board.mpy", "main.py", "pico_common.mpy", "settings.json",
-                                     "tidebox/__init__.mpy", "tidebox/box.mpy", "tidebox/gate.mpy",
-                                     "www/index.html.gz"]
+                                     "tidebox/__init__.mpy", "tidebox/box.mpy", "tidebox/buttons.mpy",
+                                     "tidebox/gate.mpy", "www/index.html.gz"]
 
 
 def test_a_missing_entry_point(tmp_path):

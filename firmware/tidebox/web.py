@@ -274,19 +274,6 @@ def make_app(box, board):
 
     # ------------------------------------------------------------ the API
 
-    @app.post("/api/join")
-    async def join(request):
-        data = read_json(request)
-        return box.join(data.get("name"))
-
-    @app.post("/api/rejoin")
-    async def rejoin(request):
-        data = read_json(request)
-        code = data.get("code")
-        if isinstance(code, str):
-            code = code.strip()
-        return box.rejoin(code)
-
     @app.get("/api/state")
     async def state(request):
         seat = seat_of(request)
@@ -295,8 +282,16 @@ def make_app(box, board):
             return '{"v":%d}' % box.version, 200, {"Content-Type": "application/json"}
         return Response(box.view_chunks(seat), headers={"Content-Type": "application/json"})
 
-    @app.post("/api/allocation")
-    async def allocation(request):
+    def join(request):
+        return box.join(read_json(request).get("name"))
+
+    def rejoin(request):
+        code = read_json(request).get("code")
+        if isinstance(code, str):
+            code = code.strip()
+        return box.rejoin(code)
+
+    def allocation(request):
         seat = need_seat(request)
         data = read_json(request)
         ready = data.get("ready", True)
@@ -305,10 +300,20 @@ def make_app(box, board):
         version = box.allocate(seat, data.get("allocation"), ready)
         return {"ok": True, "v": version}
 
-    @app.post("/api/unready")
-    async def unready(request):
-        seat = need_seat(request)
-        return {"ok": True, "v": box.unready(seat)}
+    def unready(request):
+        return {"ok": True, "v": box.unready(need_seat(request))}
+
+    actions = {"join": join, "rejoin": rejoin, "allocation": allocation, "unready": unready}
+
+    # One route for every POST: each microdot route costs about 400 bytes of heap.
+    @app.post("/api/<action>")
+    async def act(request, action):
+        handler = actions.get(action)
+        if handler is None:
+            if action == "state":
+                return error(405, "that method is not allowed here: use GET")
+            return error(404, "no such address on the box")
+        return handler(request)
 
     # ------------------------------------------------------------ the board's own pages (simulator)
 
@@ -320,7 +325,7 @@ def make_app(box, board):
     # probe, because each microdot route costs about 400 bytes of heap.
     @app.route("/<path:path>", methods=["GET", "HEAD"])
     async def anything_else(request, path):
-        if path in ("api/join", "api/rejoin", "api/allocation", "api/unready"):
+        if path[4:] in actions and path.startswith("api/"):
             return error(405, "that method is not allowed here: use POST")
         if path.startswith("api/") or path.startswith("sim/"):
             return error(404, "no such address on the box")

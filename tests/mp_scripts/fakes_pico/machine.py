@@ -9,7 +9,10 @@ class Pin:
     OPEN_DRAIN = 2
     PULL_UP = 1
     PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
     levels = {}  # GP -> what an input reads when something outside drives it (a pressed button: 0)
+    handlers = {}  # GP -> the IRQ handler set with irq()
 
     def __init__(self, id, mode=-1, pull=-1, value=None):
         self.id = id
@@ -27,6 +30,19 @@ class Pin:
 
     def __call__(self, v=None):
         return self.value(v)
+
+    def irq(self, handler=None, trigger=12, hard=False):
+        Pin.handlers[self.id] = handler
+        fakelog.log("Pin.irq", self.id, trigger, hard)
+
+    @classmethod
+    def drive(cls, gp, level):
+        """Something outside changes the pin's level: the IRQ handler runs, as on an edge."""
+        if cls.levels.get(gp, 1) != level:
+            cls.levels[gp] = level
+            handler = cls.handlers.get(gp)
+            if handler:
+                handler(gp)
 
 
 class I2C:
@@ -112,6 +128,19 @@ class WDT:
 
 class ResetCalled(Exception):
     pass
+
+
+_irq_state = [1]
+
+
+def disable_irq():
+    state = _irq_state[0]
+    _irq_state[0] = 0
+    return state
+
+
+def enable_irq(state):
+    _irq_state[0] = state
 
 
 def unique_id():

@@ -1,0 +1,27 @@
+# Plays a timeline of button edges and main-loop reads against pico_common.Buttons on the fake rp2
+# pins, with a fake clock, and feeds every read to the firmware's debouncer (tidebox/buttons.py).
+# stdin: {"timeline": [[ms, "press" | "release", "A"], [ms, "read"], ...]} (in time order)
+# stdout: one JSON object: {"events": [[ms, "A", "short" | "long"], ...], "levels": [[ms, [a, b, c]], ...]}
+import json
+import sys
+
+import machine
+import pico_common
+from tidebox.buttons import Buttons as Debouncer
+
+GP = {"A": 10, "B": 11, "C": 12}  # the board's default pins
+clock = [0]
+buttons = pico_common.Buttons((GP["A"], GP["B"], GP["C"]), ticks_ms=lambda: clock[0])
+debouncer = Debouncer(("A", "B", "C"))
+events = []
+levels = []
+for step in json.loads(sys.stdin.read())["timeline"]:
+    clock[0] = step[0]
+    if step[1] == "read":
+        read = buttons.read()
+        levels.append([step[0], list(read)])
+        for name, kind in debouncer.poll(read, step[0]):
+            events.append([step[0], name, kind])
+    else:
+        machine.Pin.drive(GP[step[2]], 0 if step[1] == "press" else 1)
+print(json.dumps({"events": events, "levels": levels}))
