@@ -3,6 +3,7 @@ run on the compiled firmware (.mpy, as on the board) under the MicroPython unix 
 heap. Shared by tests/test_memory.py (one heap, must pass) and bench_memory.py (bisection)."""
 
 import json
+import re
 import tempfile
 import threading
 import time
@@ -76,6 +77,9 @@ def run_game(heap_kb, tree=None, sample=False):
         except (OSError, AttributeError):
             log = ""
         result["memory_errors"] = log.count("MemoryError")
+        # main.py prints the free heap once everything is set up, before any phone connects.
+        free = re.search(r"(\d+) bytes free", log)
+        result["boot_alloc"] = heap_kb * 1024 - int(free.group(1)) if free else None
         crash = folder + "/state/crash.log"
         try:
             with open(crash) as f:
