@@ -3,23 +3,23 @@ pollers completes, the heap in use once the box is up (before any phone), the pe
 during that game, and the size of the firmware."""
 
 import build
+import romfs
 from memory_proof import PROOF_HEAP_KB, run_game
 
 STEP_KB = 4
 LOW_KB = 96
 
 
-def smallest_heap(tree):
-    """Bisection in STEP_KB steps between LOW_KB (assumed too small) and a heap that passes."""
+def smallest_heap(tree, rom=None, low=LOW_KB):
+    """Bisection in STEP_KB steps between `low` (assumed too small) and a heap that passes."""
     high = PROOF_HEAP_KB
-    while not run_game(high, tree)["passed"]:
+    while not run_game(high, tree, romfs=rom)["passed"]:
         high += 32
         if high > 512:
             return None
-    low = LOW_KB
     while high - low > STEP_KB:
         mid = (low + high) // 2 // STEP_KB * STEP_KB
-        if run_game(mid, tree)["passed"]:
+        if run_game(mid, tree, romfs=rom)["passed"]:
             high = mid
         else:
             low = mid
@@ -34,6 +34,9 @@ def tree_kb(tree):
 def run():
     tree = build.build_sim()
     yield "min_heap_kb", smallest_heap(tree), "KB"
+    # The same game with the code in a ROMFS image (romfs.py): the heap besides the image, which a
+    # board keeps in flash. What deploying to a ROMFS partition would leave for the game.
+    yield "min_heap_romfs_kb", smallest_heap(tree, rom=romfs.build_romfs_tree(tree), low=48), "KB"
     sampled = run_game(PROOF_HEAP_KB, tree, sample=True)
     yield "boot_alloc_kb", round(sampled["boot_alloc"] / 1024, 1), "KB"
     yield "peak_alloc_kb", round(sampled["peak_alloc"] / 1024, 1), "KB"

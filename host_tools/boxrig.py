@@ -44,8 +44,9 @@ class ApiError(Exception):
 
 
 class BoxProcess:
-    def __init__(self, tree, state_dir, port=None, heap=BOX_HEAP, env=None):
+    def __init__(self, tree, state_dir, port=None, heap=BOX_HEAP, env=None, script="main.py"):
         self.tree = tree
+        self.script = script  # what the interpreter runs (romfs.py's boot script mounts an image first)
         self.state_dir = str(state_dir)
         self.port = port or free_port()
         self.dns_port = free_port(socket.SOCK_DGRAM)  # each box its own captive DNS port
@@ -64,7 +65,7 @@ class BoxProcess:
         os.makedirs(self.state_dir, exist_ok=True)
         self.log = open(os.path.join(self.state_dir, "..", "box-%d.log" % self.port), "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [build.micropython(), "-X", "heapsize=" + self.heap, "main.py"],
+            [build.micropython(), "-X", "heapsize=" + self.heap, self.script],
             cwd=str(self.tree), env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + timeout

@@ -48,11 +48,19 @@ class AllocSampler:
         self.thread.join(5)
 
 
-def run_game(heap_kb, tree=None, sample=False):
-    """Plays the whole game at heap_kb. Returns a dict: ok, memory_errors, poll_errors, peak_alloc."""
+def run_game(heap_kb, tree=None, sample=False, romfs=None):
+    """Plays the whole game at heap_kb. Returns a dict: ok, memory_errors, poll_errors, peak_alloc.
+
+    romfs: (tree, image bytes) from romfs.build_romfs_tree(): the code runs from a ROMFS image, which
+    the unix port holds in its heap and a board in flash, so the heap given is heap_kb plus the image."""
     tree = tree or build.build_sim()
     folder = tempfile.mkdtemp(prefix="tidebox-mem-")
-    box = BoxProcess(tree, folder + "/state", heap="%dK" % heap_kb)
+    if romfs:
+        tree, image_bytes = romfs
+        box = BoxProcess(tree, folder + "/state", heap="%dK" % (heap_kb + -(-image_bytes // 1024)),
+                         script="boot_rom.py")
+    else:
+        box = BoxProcess(tree, folder + "/state", heap="%dK" % heap_kb)
     result = {"heap_kb": heap_kb, "ok": False, "memory_errors": 0, "poll_errors": [], "peak_alloc": 0,
               "error": None}
     started = time.monotonic()

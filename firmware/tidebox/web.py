@@ -15,6 +15,9 @@ BUSY_MS = 250  # ... and after this long when every connection is taken (idle so
 REAP_MS = 50  # how often the deadlines above are checked
 HEAD_BYTES = 2048  # request line and headers together; a phone sends well under 1 KB
 SEGMENT_BYTES = 512  # an answer is written in pieces of up to this size (see _Segments)
+# Sent as it is when the heap is too short even to read a request: made at import, it needs no heap.
+BUSY_ANSWER = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
+               b"Connection: close\r\n\r\n{\"error\": \"the box is busy for a moment: try again\"}")
 BACKLOG = 48  # connections the network stack keeps waiting, in order, while five are served
 PAGE_FILE = "www/index.html.gz"
 KEPT_HEADERS = (b"content-length", b"content-type", b"x-seat-token")  # the request headers used here
@@ -117,12 +120,16 @@ class BoxServer(Microdot):
             request = await Request.create(self, _Head(reader), writer, writer.get_extra_info("peername"))
         except asyncio.CancelledError:
             request = False  # too slow (see reap): cut off without an answer
+        except MemoryError:
+            request = MemoryError  # not the phone's fault: it is told to try again (below)
         except Exception:  # noqa: BLE001 - unreadable request: microdot answers 400 for None
             request = None
         finally:
             self.reading.remove(entry)
         try:
-            if request is not False:
+            if request is MemoryError:
+                await writer.awrite(BUSY_ANSWER)
+            elif request is not False:
                 async with self.answering:
                     response = await self.dispatch_request(request)
                     out = _Segments(writer)
