@@ -107,7 +107,7 @@ async def main(board):
         pass
     gc.collect()
     # Collect after every sixteenth of the free heap is allocated, not only when an allocation
-    # fails: the game then finishes in a 12 KB smaller heap (make bench, min_heap_kb), because the
+    # fails: the game then finishes in an 8 KB smaller heap (make bench, min_heap_kb), because the
     # freed blocks are reused before long-lived ones land between them. A collection takes a few ms.
     gc.threshold(gc.mem_free() // 16)
     print("tidebox: %s on port %d, %d bytes free" % (board.name, board.http_port, gc.mem_free()))
