@@ -32,8 +32,9 @@ _BUTTON_B = const(11)  # GP11, header pin 15
 _BUTTON_C = const(12)  # GP12, header pin 16
 _BUZZER = const(15)  # GP15, header pin 20 (PWM slice 7, channel B)
 # Missed presses (see Buttons): one the reads saw down for _SEEN_MS is the debouncer's (a little under
-# its DEBOUNCE_MS, as the loop reads the clock just before the buttons: never a press twice). A replay
-# lasts at least _REPLAY_MIN_MS, so that the debouncer's reads see it for DEBOUNCE_MS.
+# its DEBOUNCE_MS, as the loop reads the clock just before the buttons: never a press twice). A replay,
+# and the release after it, last at least _REPLAY_MIN_MS, so that the debouncer's reads see each for
+# DEBOUNCE_MS.
 _SEEN_MS = const(23)
 _REPLAY_MIN_MS = const(40)
 _BOUNCE_MS = const(10)  # a release and a press closer than this are a switch's contact bounce
@@ -189,6 +190,8 @@ class Buttons:
         self.seen = [False] * count  # the reads saw it down long enough: the debouncer has it
         self.replay_ms = [None] * count  # a missed press being played back: for how long ...
         self.replay_from = [None] * count  # ... and since which read
+        self.gap = [False] * count  # a replay is followed by a release as long as the shortest replay
+        self.gap_from = [None] * count
         both = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
         for i, pin in enumerate(self.pins):
             pin.irq(handler=self._edge_handler(i), trigger=both, hard=True)
@@ -228,9 +231,18 @@ class Buttons:
             if start is None:
                 self.replay_from[i] = now
             elif time.ticks_diff(now, start) >= self.replay_ms[i]:
-                self.replay_ms[i] = None  # this read is the last one that plays it
+                self.replay_ms[i] = None  # this read is the last one that plays it ...
                 self.replay_from[i] = None
+                self.gap[i] = True  # ... and a release follows, so that the next press is one of its own
+                self.gap_from[i] = None
             return True
+        if self.gap[i]:
+            start = self.gap_from[i]
+            if start is None:
+                self.gap_from[i] = now
+            elif time.ticks_diff(now, start) >= _REPLAY_MIN_MS:
+                self.gap[i] = False  # this read is the last one of the release
+            return False
         state = machine.disable_irq()
         down = self.pins[i].value() == 0
         pressed = self.down_at[i]

@@ -116,6 +116,12 @@ def test_bounce_inside_a_missed_tap_still_gives_one_press(run_taps):
     assert kinds(out) == [("B", "short")]
 
 
+def test_a_tap_made_while_another_is_played_back_is_a_press_of_its_own(run_taps):
+    # The first tap is played back from 300 to 390; the second falls inside that playback.
+    out = run_taps((20, 110, "B"), (330, 380, "B"), reads=[0] + every(300, 700))
+    assert kinds(out) == [("B", "short"), ("B", "short")]
+
+
 def test_a_long_press_missed_whole_is_played_back_long(run_taps):
     out = run_taps((50, 950, "A"), reads=[0] + every(1500, 2600))
     assert kinds(out) == [("A", "long")]
