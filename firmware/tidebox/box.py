@@ -282,23 +282,23 @@ class Box:
         return self._public
 
     def view_chunks(self, seat):
-        """One phone's whole view (seat None: not joined), as JSON chunks. Never contains another
-        player's hidden allocation: only `seat`'s own is added to the shared public part."""
-        public = self.public_chunks()
-        for chunk in public:
-            yield chunk
+        """One phone's whole view (seat None: not joined), as a list of JSON chunks. Never contains
+        another player's hidden allocation: only `seat`'s own is added to the shared public part.
+        A list, not a generator, so that the answer can say its length before it is sent."""
+        chunks = list(self.public_chunks())
         if self.state:
             if seat is None:
-                yield b"}"
+                chunks.append(b"}")
             else:
                 mine = self.state["hidden"][seat]
-                yield (',"you":%d,"mine":%s,"locked":%s}' % (
-                    seat, json.dumps(mine), "true" if self.state["locked"][seat] else "false")).encode()
+                chunks.append((',"you":%d,"mine":%s,"locked":%s}' % (
+                    seat, json.dumps(mine), "true" if self.state["locked"][seat] else "false")).encode())
         else:
-            yield b',"game":null'
+            chunks.append(b',"game":null')
         you = "null" if seat is None else json.dumps({"seat": seat, "name": self.seats.names[seat]})
         timer_json = json.dumps(self.countdown.describe(self.now()))
-        yield (',"v":%d,"you":%s,"timer":%s}' % (self.version, you, timer_json)).encode()
+        chunks.append((',"v":%d,"you":%s,"timer":%s}' % (self.version, you, timer_json)).encode())
+        return chunks
 
     def ssid(self):
         return hotspot.ssid_for(self.board.unique_id())

@@ -238,6 +238,12 @@ class _Segments:
             await self.stream.awrite(buf)
 
 
+def _each(chunks):
+    """A list's items as a generator, which microdot sends one by one (a list it would send as JSON)."""
+    for chunk in chunks:
+        yield chunk
+
+
 def _readable(sock):
     """Awaited: wakes when `sock` has something to read (as asyncio's own streams wait)."""
     from asyncio import core
@@ -329,7 +335,11 @@ def make_app(box, board):
         known = request.args.get("v")
         if known is not None and known == str(box.version):
             return '{"v":%d}' % box.version, 200, {"Content-Type": "application/json"}
-        return Response(box.view_chunks(seat), headers={"Content-Type": "application/json"})
+        chunks = box.view_chunks(seat)
+        # The length up front: an answer cut short (the heap ran out mid-way) is then seen as broken.
+        length = sum(len(chunk) for chunk in chunks)
+        headers = {"Content-Type": "application/json", "Content-Length": str(length)}
+        return Response(_each(chunks), headers=headers)
 
     def join(request):
         return box.join(read_json(request).get("name"))
