@@ -28,6 +28,16 @@ def compile_board(out, board):
     return out
 
 
+def on_fakes(tree, script, request):
+    """Runs a script of the fakes' folder on the compiled board under MicroPython; returns its output."""
+    env = build.micropython_env(tree)
+    env["MICROPYPATH"] = "%s:%s:.frozen" % (FAKES, tree)
+    cmd = [build.micropython(), "-X", "heapsize=" + PICO_HEAP, str(FAKES / script)]
+    proc = subprocess.run(cmd, input=json.dumps(request), capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout
+
+
 @pytest.fixture
 def run_board(tmp_path):
     def run(actions=(), settings=None, levels=None, i2c=None, board="pico_w"):
@@ -37,13 +47,7 @@ def run_board(tmp_path):
         request = {"dir": str(work), "settings": settings, "levels": levels or {}, "actions": list(actions)}
         if i2c is not None:
             request["i2c"] = i2c
-        env = build.micropython_env(tree)
-        env["MICROPYPATH"] = "%s:%s:.frozen" % (FAKES, tree)
-        cmd = [build.micropython(), "-X", "heapsize=" + PICO_HEAP, str(FAKES / "check_board.py")]
-        proc = subprocess.run(cmd, input=json.dumps(request), capture_output=True, text=True, timeout=60,
-                              env=env)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        *printed, last = proc.stdout.strip().splitlines()
+        *printed, last = on_fakes(tree, "check_board.py", request).strip().splitlines()
         out = json.loads(last)
         out["printed"] = "\n".join(printed)
         return out
@@ -62,13 +66,7 @@ def run_taps(tmp_path):
         for pressed, released, button in spans:
             timeline += [[pressed, "press", button], [released, "release", button]]
         timeline.sort(key=lambda step: (step[0], step[1] != "read"))  # at the same ms, the read first
-        env = build.micropython_env(tree)
-        env["MICROPYPATH"] = "%s:%s:.frozen" % (FAKES, tree)
-        cmd = [build.micropython(), "-X", "heapsize=" + PICO_HEAP, str(FAKES / "check_taps.py")]
-        proc = subprocess.run(cmd, input=json.dumps({"timeline": timeline}), capture_output=True, text=True,
-                              timeout=60, env=env)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        return json.loads(proc.stdout.strip().splitlines()[-1])
+        return json.loads(on_fakes(tree, "check_taps.py", {"timeline": timeline}).strip().splitlines()[-1])
 
     return run
 

@@ -6,6 +6,7 @@ import socket
 import struct
 from pathlib import Path
 
+import fuzzing
 import pytest
 from boxrig import ApiError, BoxProcess
 
@@ -104,21 +105,10 @@ def test_a_full_view_says_its_length_so_a_cut_answer_shows(new_box):
     box = new_box()
     ada = box.join("Lena")["token"]
     for token in (None, ada):
-        request = b"GET /api/state HTTP/1.1\r\nHost: x\r\n" + (
-            b"X-Seat-Token: %s\r\n" % token.encode() if token else b"") + b"\r\n"
-        with socket.create_connection(("127.0.0.1", box.port), timeout=10) as sock:
-            sock.sendall(request)
-            raw = b""
-            while True:
-                more = sock.recv(65536)
-                if not more:
-                    break
-                raw += more
-        head, body = raw.split(b"\r\n\r\n", 1)
-        lines = head.split(b"\r\n")
-        lengths = [line[15:].strip() for line in lines if line.lower().startswith(b"content-length:")]
-        assert lengths == [b"%d" % len(body)], head  # exactly one, and the body until the close matches it
-        assert json.loads(body)["v"] >= 1
+        reply = fuzzing.call(box.port, "GET", "/api/state", token=token)  # read until the box closes
+        assert reply.status == 200 and reply.raw.lower().count(b"content-length:") == 1
+        assert reply.headers["content-length"] == str(len(reply.body))
+        assert reply.json()["v"] >= 1
 
 
 @pytest.mark.parametrize("path", ["/generate_204", "/hotspot-detect.html", "/connecttest.txt", "/ncsi.txt",
