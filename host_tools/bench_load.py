@@ -18,7 +18,7 @@ from pathlib import Path
 
 import build
 import fuzzing
-from boxrig import BoxProcess
+from boxrig import Background, BoxProcess
 
 LOAD_SECONDS = int(os.environ.get("TIDEBOX_LOAD_SECONDS", "600"))
 IDLE_SOCKETS = 20
@@ -28,15 +28,15 @@ HEAP_EVERY_S = 5.0
 BASELINE_SECONDS = 20  # the same polls first without the idle sockets, for comparison
 
 
-class IdleSockets:
+class IdleSockets(Background):
     """Sockets that connect and say nothing; each reconnects as soon as the box cuts it off."""
 
     def __init__(self, port, count=IDLE_SOCKETS):
+        super().__init__()
         self.port = port
-        self.stop = threading.Event()
         self.connections = 0
         self.cut_by_box = 0
-        self.threads = [threading.Thread(target=self.run, daemon=True) for _ in range(count)]
+        self.threads += [threading.Thread(target=self.run, daemon=True) for _ in range(count)]
 
     def run(self):
         while not self.stop.is_set():
@@ -59,28 +59,20 @@ class IdleSockets:
                         self.cut_by_box += 1
                         break
 
-    def __enter__(self):
-        for t in self.threads:
-            t.start()
-        return self
 
-    def __exit__(self, *exc):
-        self.stop.set()
-        for t in self.threads:
-            t.join(5)
-
-
-class Phones:
+class Phones(Background):
     """Eight phones polling /api/state?v=N once a second, as the page does; every poll timed."""
 
+    join_s = POLL_TIMEOUT_S + 2
+
     def __init__(self, port, tokens):
+        super().__init__()
         self.port = port
         self.tokens = tokens
-        self.stop = threading.Event()
         self.lock = threading.Lock()
         self.latencies = []  # seconds, one per answered poll
         self.errors = []
-        self.threads = [threading.Thread(target=self.run, args=(t,), daemon=True) for t in tokens.values()]
+        self.threads += [threading.Thread(target=self.run, args=(t,), daemon=True) for t in tokens.values()]
 
     def run(self, token):
         version = 0
@@ -100,15 +92,6 @@ class Phones:
                     self.errors.append(repr(reply)[:200])
             self.stop.wait(max(0.0, POLL_PERIOD_S - took))
 
-    def __enter__(self):
-        for t in self.threads:
-            t.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        for t in self.threads:
-            t.join(POLL_TIMEOUT_S + 2)
 
 
 class Table:

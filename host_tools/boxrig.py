@@ -11,6 +11,7 @@ import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 
 import build
@@ -34,6 +35,28 @@ def wait_until(condition, what, timeout=5):
             return
         time.sleep(0.02)
     raise AssertionError("timed out waiting until " + what)
+
+
+class Background:
+    """Worker threads that run while a `with` block lasts. A subclass calls Background.__init__,
+    then fills self.threads; each thread watches self.stop and ends soon after it is set, which the
+    end of the block does (joining each for at most join_s seconds)."""
+
+    join_s = 5
+
+    def __init__(self):
+        self.stop = threading.Event()
+        self.threads = []
+
+    def __enter__(self):
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        for t in self.threads:
+            t.join(self.join_s)
 
 
 class ApiError(Exception):

@@ -9,7 +9,7 @@ import threading
 import time
 
 import build
-from boxrig import BoxProcess
+from boxrig import Background, BoxProcess
 from scripted_game import play_full_game
 
 # The heap the proof runs at in `make test`. The Pico W has about 205 KB of heap on a 32-bit build;
@@ -17,35 +17,27 @@ from scripted_game import play_full_game
 PROOF_HEAP_KB = 208
 
 
-class AllocSampler:
+class AllocSampler(Background):
     """Samples gc.mem_alloc() right after a collection (what is really in use; without one, the
     figure just climbs to the heap size before MicroPython collects) during a run."""
 
     def __init__(self, box, period=0.05):
+        super().__init__()
         self.box = box
         self.period = period
         self.peak = 0
         self.samples = 0
-        self.stop_event = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.threads.append(threading.Thread(target=self.run, daemon=True))
 
     def run(self):
-        while not self.stop_event.is_set():
+        while not self.stop.is_set():
             try:
                 _, _, payload = self.box.request("GET", "/sim/status?gc=1")
                 self.peak = max(self.peak, json.loads(payload)["mem_alloc"])
                 self.samples += 1
             except (OSError, ValueError):
                 pass
-            self.stop_event.wait(self.period)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop_event.set()
-        self.thread.join(5)
+            self.stop.wait(self.period)
 
 
 def run_game(heap_kb, tree=None, sample=False, romfs=None):

@@ -9,6 +9,8 @@ import random
 import threading
 import time
 
+from boxrig import Background
+
 NAMES = ["Ada", "Bo", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 # What a phone's Chrome sends with the page's fetch() (about 700 bytes with the request line): the
 # box reads and keeps every header of a request while it is answered, so the proof pays for them.
@@ -29,21 +31,21 @@ PHONE_HEADERS = {
 }
 
 
-class Pollers:
+class Pollers(Background):
     """Eight phones polling /api/state?v=N once a second each, as the page does, with a phone's headers."""
 
     def __init__(self, box, tokens, period=1.0):
+        super().__init__()
         self.box = box
         self.tokens = tokens
         self.period = period
-        self.stop_event = threading.Event()
         self.errors = []
         self.requests = 0
-        self.threads = [threading.Thread(target=self.run, args=(t,), daemon=True) for t in tokens]
+        self.threads += [threading.Thread(target=self.run, args=(t,), daemon=True) for t in tokens]
 
     def run(self, token):
         version = 0
-        while not self.stop_event.is_set():
+        while not self.stop.is_set():
             try:
                 status, _, payload = self.box.request("GET", "/api/state?v=%d" % version, token=token,
                                                       headers=PHONE_HEADERS)
@@ -58,17 +60,7 @@ class Pollers:
                 if not self.box.alive():
                     return
                 self.errors.append(repr(exc))
-            self.stop_event.wait(self.period)
-
-    def __enter__(self):
-        for t in self.threads:
-            t.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop_event.set()
-        for t in self.threads:
-            t.join(5)
+            self.stop.wait(self.period)
 
 
 def play_full_game(box, seed=8, rounds_check=None, poll=True):

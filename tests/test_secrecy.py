@@ -15,7 +15,7 @@ import re
 import threading
 
 import pytest
-from boxrig import BoxProcess
+from boxrig import Background, BoxProcess
 
 import fuzzing
 
@@ -58,16 +58,18 @@ def renderings(allocation):
     return [b"[%d, %d, %d]" % (a, b, c), b"[%d,%d,%d]" % (a, b, c)]
 
 
-class Phones:
+class Phones(Background):
     """Eight phones and a curious one, every exchange recorded (fuzzing.Transcript)."""
 
+    join_s = 10
+
     def __init__(self, box, tokens, transcript):
+        super().__init__()
         self.box = box
         self.tokens = tokens
         self.transcript = transcript
-        self.stop = threading.Event()
         self.errors = []
-        self.threads = [threading.Thread(target=self.poll, args=(seat,), daemon=True) for seat in tokens]
+        self.threads += [threading.Thread(target=self.poll, args=(seat,), daemon=True) for seat in tokens]
         self.threads.append(threading.Thread(target=self.poll, args=(None,), daemon=True))
         self.threads.append(threading.Thread(target=self.curious, daemon=True))
 
@@ -110,16 +112,6 @@ class Phones:
             self.transcript.call("curious", method, path, body, token)
             i += 1
             self.stop.wait(0.05)
-
-    def __enter__(self):
-        for t in self.threads:
-            t.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        for t in self.threads:
-            t.join(10)
 
 
 class Audit:
