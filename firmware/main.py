@@ -12,7 +12,7 @@ from micropython import const
 from tidebox import hotspot, web
 from tidebox.box import Box
 from tidebox.games import token_tide
-from tidebox.tide_flow import TideFlow
+from tidebox.games.token_tide.flow import TideFlow
 from tidebox.buttons import Buttons
 from tidebox.reader import QrImages, Reader
 from tidebox.storage import Storage

@@ -18,7 +18,7 @@ PARTS = (
     ("microdot", "import microdot"),
     ("web_box_seats_storage", "from tidebox import web, box, seats, storage, hotspot"),
     ("rules_token_tide", "from tidebox.games import token_tide"),
-    ("screens_and_flow", "from tidebox import tide_flow, reader, buttons"),
+    ("screens_and_flow", "from tidebox.games.token_tide import flow; from tidebox import reader, buttons"),
     ("dns", "from tidebox import dns"),
     ("join_qr_until_boot_ends", "from tidebox import join_qr"),
     ("sim_pages_host_only", "import host_sim"),

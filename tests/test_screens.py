@@ -43,7 +43,7 @@ def frames(mp, tmp_path_factory):
 def test_every_screen_has_been_rendered(frames):
     # every screen of reader.py and tide_flow.py (each has an on_<screen> handler) appears at least once
     tidebox = Path(__file__).parent.parent / "firmware" / "tidebox"
-    source = (tidebox / "reader.py").read_text() + (tidebox / "tide_flow.py").read_text()
+    source = (tidebox / "reader.py").read_text() + (tidebox / "games" / "token_tide" / "flow.py").read_text()
     screens = set(re.findall(r"def on_(\w+)\(self, button, kind\)", source))
     assert len(screens) > 15
     rendered = {label.rsplit("_", 1)[0] if label.rsplit("_", 1)[-1].isdigit() else label for label in frames}

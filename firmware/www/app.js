@@ -425,13 +425,11 @@
     setText('winners', names.length > 1
       ? 'Winners, sharing the victory: ' + list(names) + ' with ' + pts(best)
       : names.length ? 'Winner: ' + names[0] + ' with ' + pts(best) : '');
-    var rank = 0;
-    var prev = null;
-    fill($('standings'), g.standings.map(function (st, n) {
-      if (st[1] !== prev) { rank = n + 1; prev = st[1]; }
-      var p = players[st[0]];
-      var text = rank + '. ' + p.name + (st[0] === me ? ' (you)' : '') + ': ' + pts(st[1]);
-      if (g.winners.indexOf(st[0]) >= 0) text += ', winner';
+    // Each row is [rank, seat, total]: the box ranks (tied players share a rank).
+    fill($('standings'), g.standings.map(function (st) {
+      var p = players[st[1]];
+      var text = st[0] + '. ' + p.name + (st[1] === me ? ' (you)' : '') + ': ' + pts(st[2]);
+      if (g.winners.indexOf(st[1]) >= 0) text += ', winner';
       return el('li', null, text);
     }));
   }

@@ -9,7 +9,7 @@ from tidebox.box import Box
 from tidebox.games import token_tide
 from tidebox.games.seeded import Seeded
 from tidebox.reader import QrImages, Reader
-from tidebox.tide_flow import TideFlow
+from tidebox.games.token_tide.flow import TideFlow
 from tidebox.storage import Storage
 
 folder = os.getenv("TIDEBOX_STATE_DIR")

@@ -1,11 +1,11 @@
 # Token Tide's part of the reader's flow: setup, the tide card, the allocation countdown, the stepped
 # reveal, the end, and a player's private entry on the box. The box's own screens (joining, menus,
 # confirmations) are in reader.py; a second game brings its own flow module and screens module.
-from tidebox import tide_screens
+from tidebox.games.token_tide import screens as tide_screens
 from tidebox.box import OVER
 from tidebox.buttons import LONG
 from tidebox.games import token_tide as game
-from tidebox.tide_screens import REVEAL_STEPS
+from tidebox.games.token_tide.screens import REVEAL_STEPS
 
 
 class TideFlow:

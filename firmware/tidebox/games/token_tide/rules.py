@@ -4,7 +4,11 @@
 # and MicroPython (the box). A game is a JSON-able dict; every action validates first and only then
 # changes the dict, so a refused action leaves the state exactly as it was.
 
+from tidebox.games.base import GameError, NotNow, check_name as _check_name, ranked, shuffled  # noqa: F401
+
 GAME_ID = "token_tide"
+TITLE = "Token Tide"
+SHORT = "Token Tide"
 
 # The six tide cards in the rule sheet's numbered order: (card_id, name, Mooring target).
 TIDE_CARDS = (
@@ -40,10 +44,6 @@ DECK_MODES = (DECK_SHUFFLED, DECK_NUMBERED, DECK_SHORT)
 PHASE_ALLOCATE = "allocate"
 PHASE_REVEALED = "revealed"
 PHASE_OVER = "over"
-
-
-class GameError(Exception):
-    """An action the rules refuse; the message is meant for a person."""
 
 
 # ---------------------------------------------------------------- scoring
@@ -138,15 +138,6 @@ def award_reason(island, points):
 # ---------------------------------------------------------------- deck and randomness
 
 
-def shuffled(items, below):
-    """Fisher-Yates shuffle into a new list. `below(n)` returns a uniform int in [0, n)."""
-    items = list(items)
-    for i in range(len(items) - 1, 0, -1):
-        j = below(i + 1)
-        items[i], items[j] = items[j], items[i]
-    return items
-
-
 def build_deck(mode, below):
     """Card indexes (into TIDE_CARDS) in the order they will be turned over."""
     if mode == DECK_NUMBERED:
@@ -163,30 +154,20 @@ def build_deck(mode, below):
 
 def check_name(name, taken=()):
     """A player's name: 1-12 printable characters, unique at the table (case-insensitive)."""
-    if not isinstance(name, str):
-        raise GameError("a name must be text")
-    name = name.strip()
-    if not name:
-        raise GameError("a name needs at least one character")
-    if len(name) > MAX_NAME:
-        raise GameError("a name has at most 12 characters")
-    # Checked on the UTF-8 bytes: control characters are single bytes, and iterating a str's
-    # characters would make MicroPython intern every new non-ASCII character for good.
-    for byte in name.encode():
-        if byte < 32 or byte == 127:
-            raise GameError("a name cannot contain control characters")
-    for other in taken:
-        if other.lower() == name.lower():
-            raise GameError("that name is taken at this table")
-    return name
+    return _check_name(name, taken, MAX_NAME)
 
 
-def new_game(names, deck=DECK_SHUFFLED, first_reader=0, below=None, practice=False):
+def new_game(names, options=None, below=None, deck=DECK_SHUFFLED, first_reader=0, practice=False):
     """A new game for 2-8 named players in clockwise seat order.
 
-    `below(n)` is the injected random source (only the shuffled deck uses it).
+    `options` are the box's setup choices (see OPTIONS; they override the keywords, which are for
+    direct use). `below(n)` is the injected random source (only the shuffled deck uses it).
     With `practice`, an unscored practice round comes before the first card.
     """
+    if options:
+        deck = options.get("deck", deck)
+        first_reader = options.get("reader", first_reader)
+        practice = options.get("practice", practice)
     if not isinstance(names, (list, tuple)):
         raise GameError("players must be a list of names")
     if len(names) < MIN_PLAYERS:
@@ -236,14 +217,14 @@ def _check_seat(state, seat):
     if type(seat) is not int or not 0 <= seat < len(state["names"]):
         raise GameError("unknown player")
     if not state["seated"][seat]:
-        raise GameError("that player has left the game")
+        raise NotNow("that player has left the game")
 
 
 def set_allocation(state, seat, allocation, lock=True):
     """Set (and by default lock) a player's hidden allocation; allowed until the reveal."""
     _check_seat(state, seat)
     if state["phase"] != PHASE_ALLOCATE:
-        raise GameError("allocations are closed: the round has been revealed")
+        raise NotNow("allocations are closed: the round has been revealed")
     if not isinstance(allocation, (list, tuple)) or len(allocation) != 3:
         raise GameError("an allocation is three numbers: Beacon, Grove, Mooring")
     for v in allocation:
@@ -262,7 +243,7 @@ def unlock(state, seat):
     """Take back 'ready' while allocations are still hidden."""
     _check_seat(state, seat)
     if state["phase"] != PHASE_ALLOCATE:
-        raise GameError("allocations are closed: the round has been revealed")
+        raise NotNow("allocations are closed: the round has been revealed")
     state["locked"][seat] = False
     return state
 
@@ -275,9 +256,9 @@ def waiting_for(state):
 def reveal(state):
     """Lift all screens together: score the round. Only when every seated player is ready."""
     if state["phase"] != PHASE_ALLOCATE:
-        raise GameError("this round has already been revealed")
+        raise NotNow("this round has already been revealed")
     if waiting_for(state):
-        raise GameError("not everybody is ready yet")
+        raise NotNow("not everybody is ready yet")
     card = current_card(state)
     allocations = [state["hidden"][i] if state["seated"][i] else None for i in range(len(state["names"]))]
     details = score_details(card[2], allocations)
@@ -313,7 +294,7 @@ def _next_seated(state, seat):
 def next_round(state):
     """Discard the used card, pass the reader job clockwise, reset every supply to seven."""
     if state["phase"] != PHASE_REVEALED:
-        raise GameError("reveal this round before turning the next card")
+        raise NotNow("reveal this round before turning the next card")
     practice = state["round"] < 0
     state["round"] += 1
     count = len(state["names"])
@@ -333,9 +314,9 @@ def leave(state, seat):
     """A player leaves: past scores stay; they no longer count for readiness or reveals."""
     _check_seat(state, seat)
     if state["phase"] == PHASE_OVER:
-        raise GameError("the game is over")
+        raise NotNow("the game is over")
     if sum(1 for s in state["seated"] if s) <= MIN_PLAYERS:
-        raise GameError("a game needs at least 2 seated players: end the game instead")
+        raise NotNow("a game needs at least 2 seated players: end the game instead")
     state["seated"][seat] = False
     state["hidden"][seat] = None
     state["locked"][seat] = False
@@ -345,9 +326,9 @@ def leave(state, seat):
 
 
 def standings(state):
-    """Seats ordered by total, highest first; ties keep seat order. [(seat, total), ...]"""
-    order = sorted(range(len(state["names"])), key=lambda i: (-state["totals"][i], i))
-    return [(i, state["totals"][i]) for i in order]
+    """[[rank, seat, total], ...], highest first; tied players share a rank (1, 1, 3), ties keep
+    seat order. The one ranking the box, the phones and the final screen all show."""
+    return ranked(state["totals"])
 
 
 def winners(state):
@@ -459,3 +440,74 @@ def view_for(state, seat):
         view["mine"] = state["hidden"][seat]
         view["locked"] = state["locked"][seat]
     return view
+
+
+# ---------------------------------------------------------------- the box's game interface
+# (see tidebox/games/__init__.py: every game offers these names)
+
+TIMER_CHOICES = ((45, "45 s"), (30, "30 s"), (60, "60 s"), (90, "90 s"), (0, "off"))
+OPTIONS = (
+    ("deck", "Deck", ((DECK_SHUFFLED, "Shuffled"), (DECK_NUMBERED, "Numbered"), (DECK_SHORT, "Short (4)"))),
+    ("timer", "Timer", TIMER_CHOICES),  # the box's countdown paces; it never reveals by itself
+    ("reader", "Reader", "seat"),
+    ("practice", "Practice", ((False, "no"), (True, "yes"))),
+)
+MOVES = ("allocate", "unready", "reveal", "next_round")
+HOW_TO_PLAY = (
+    "Each round a tide card sets the Mooring target. Split your seven counters secretly over "
+    "Beacon (the largest delivery wins 6, tied 2), Grove (the smallest positive delivery wins 4, "
+    "tied 1) and Mooring (exactly the target scores 3, one off scores 1). Lock in; the reader "
+    "reveals when everybody is ready."
+)
+
+
+def move(state, seat, name, args):
+    """Apply one move. Phones (a seat) allocate and unready; the box (seat None) reveals and turns
+    the next card. Refused moves raise GameError (400) or NotNow (409) and change nothing."""
+    if not isinstance(args, dict):
+        raise GameError("a move's arguments must be an object")
+    if name == "allocate" and seat is not None:
+        ready = args.get("ready", True)
+        if ready is not True and ready is not False:
+            raise GameError("ready must be true or false")
+        return set_allocation(state, seat, args.get("allocation"), ready)
+    if name == "unready" and seat is not None:
+        return unlock(state, seat)
+    if name == "reveal" and seat is None:
+        return reveal(state)
+    if name == "next_round" and seat is None:
+        return next_round(state)
+    if name in MOVES:
+        raise NotNow("only the reader's box can do that" if seat is not None else "that is a player's move")
+    raise GameError("Token Tide has no move called that")
+
+
+def to_act(state):
+    """Seats whose allocation is still open (nobody while the round is revealed)."""
+    if state["phase"] != PHASE_ALLOCATE:
+        return []
+    return waiting_for(state)
+
+
+def legal_moves(state, seat):
+    if state["phase"] == PHASE_OVER:
+        return []
+    if seat is None:
+        if state["phase"] == PHASE_REVEALED:
+            return [{"move": "next_round", "args": {}, "label": "Next card"}]
+        return [] if waiting_for(state) else [{"move": "reveal", "args": {}, "label": "Reveal"}]
+    if state["phase"] != PHASE_ALLOCATE or not 0 <= seat < len(state["names"]) or not state["seated"][seat]:
+        return []
+    moves = [{"move": "allocate", "args": {}, "label": "Lock in"}]
+    if state["locked"][seat]:
+        moves.append({"move": "unready", "args": {}, "label": "Change"})
+    return moves
+
+
+def public_view(state):
+    return view_for(state, None)
+
+
+def private_view(state, seat):
+    """Only this seat's own hidden allocation and whether it is locked."""
+    return {"mine": state["hidden"][seat], "locked": state["locked"][seat]}

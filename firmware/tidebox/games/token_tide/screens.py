@@ -104,7 +104,7 @@ def _reveal_lines(r, last):
     if step == "points":
         return ["%s %d" % (draw.fit(names[i], 12), sum(last["scores"][i])) for i in rows]
     state = r.box.state
-    return ["%d %s %d" % (n + 1, draw.fit(names[i], 10), t) for n, (i, t) in enumerate(game.standings(state))]
+    return ["%d %s %d" % (rank, draw.fit(names[i], 10), t) for rank, i, t in game.standings(state)]
 
 
 def reveal_pages(r, last):
@@ -139,8 +139,8 @@ def draw_reveal(fb, r, now):
 
 
 def standings_page(r):
-    lines = ["%d %s %d" % (n + 1, draw.fit(_names(r.box)[i], 10), t)
-             for n, (i, t) in enumerate(game.standings(r.box.state))]
+    lines = ["%d %s %d" % (rank, draw.fit(_names(r.box)[i], 10), t)
+             for rank, i, t in game.standings(r.box.state)]
     return draw.page(lines, r.page, PAGE)
 
 
