@@ -184,10 +184,7 @@ def _holds(needs, boats):
             n1 += 1
     if n2 < twos or n1 < ones or n1 + n2 < scoring:
         return False
-    for b in numbered:
-        if boats[b - 1] < 1:
-            return False
-    return True
+    return all(boats[b - 1] >= 1 for b in numbered)
 
 
 def bonus(card_id, boats):
@@ -441,7 +438,9 @@ def _replay_round(state):
 
 def _next_round(state):
     if state["phase"] != PHASE_SCORED:
-        raise NotNow("confirm this round's score first" if state["phase"] != PHASE_OVER else "the course is over")
+        if state["phase"] == PHASE_OVER:
+            raise NotNow("the course is over")
+        raise NotNow("confirm this round's score first")
     # "Continue the seating rotation across rounds rather than restarting it."
     start = _next_seated(state, state["launchers"][BOATS - 1])
     state["round"] += 1
@@ -541,11 +540,7 @@ def legal_moves(state, seat):
         if None not in state["results"]:
             out.append({"move": "confirm", "args": {}, "label": "Confirm round"})
         else:
-            entered = False
-            for r in state["results"]:
-                if r is not None:
-                    entered = True
-            if not entered:
+            if state["results"].count(None) == BOATS:
                 out.append({"move": "back", "args": {}, "label": "Back to boat %d" % BOATS})
         out.append({"move": "replay_round", "args": {}, "label": "Replay this round"})
         return out
@@ -602,8 +597,8 @@ def public_view(state):
         "launch": k + 1 if launching else k,  # launch k of 8 (8 once all are made)
         "launches": BOATS,
         "boat": k + 1 if launching else None,  # the boat to launch now
-        "seat": seat,  # whose launch it is
-        "name": state["names"][seat] if seat is not None else None,
+        "launcher": seat,  # whose launch it is
+        "launcher_name": state["names"][seat] if seat is not None else None,
         "order": state["launchers"],  # the seat launching each boat this round
         "results": state["results"],
         "entered": BOATS - state["results"].count(None),
