@@ -1,0 +1,183 @@
+"""Build MicroPython from a source tree: Tidebox's rp2 firmware, and a 32-bit unix port for heap figures.
+
+    python host_tools/firmware.py firmware --src MICROPYTHON_SRC [--board pico_w|pico2_w|all] [--stock]
+    python host_tools/firmware.py micropython32 --src MICROPYTHON_SRC
+
+`firmware` (make firmware) builds RPI_PICO_W and/or RPI_PICO2_W with boards/manifest.py: the stock
+firmware plus Tidebox, microdot and ssd1306 frozen in. It stages the bundle's import closure of
+firmware/main.py (bundle.py) as sources, configures the rp2 port with cmake (-DPICO_NO_PICOTOOL=1:
+pico-sdk 2.x would otherwise fetch and build picotool at configure time) and writes the .uf2 itself
+(uf2.py). `--stock` builds the board's unmodified firmware beside it (the emulator bench runs the
+.mpy bundle on it). Results, per board: OUT/<BOARD>/firmware.{elf,bin,uf2} (OUT/stock-<BOARD>/ for
+the stock build); cmake's build folders are OUT/cmake-<BOARD>/.
+
+`micropython32` (make micropython32) builds mpy-cross and the unix port as a 32-bit program
+(MICROPY_FORCE_32BIT=1; Debian gcc-multilib): the same gc.c, block size and object layout as the
+Pico, so its heap figures are the board's. It prints the binary's path, for
+`MICROPYTHON=<path> make bench`.
+
+The source tree is MicroPython at PINNED (a clone: `git checkout` it, then
+`git submodule update --init` the SUBMODULES this needs); another commit builds with a warning.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import build
+import bundle
+import uf2
+
+ROOT = build.ROOT
+OUT_DIR = ROOT / "build" / "firmware"
+MANIFEST = build.BOARDS / "manifest.py"
+# MicroPython master of 2026-07-04, the closest to the venv's unix-port wheel (1.29.0-preview), and
+# the last on which the unix port honours MICROPY_FORCE_32BIT=1.
+PINNED = "3fff03367a"
+BOARDS = {"pico_w": "RPI_PICO_W", "pico2_w": "RPI_PICO2_W"}
+# Submodules each build needs (`git submodule update --init <these>`), with a file that shows them.
+SUBMODULES = {
+    "micropython32": ("lib/micropython-lib", "lib/mbedtls"),
+    "firmware": ("lib/micropython-lib", "lib/mbedtls", "lib/pico-sdk", "lib/tinyusb", "lib/cyw43-driver",
+                 "lib/lwip", "lib/btstack"),
+}
+UNIX32_ARGS = ("MICROPY_FORCE_32BIT=1", "MICROPY_PY_FFI=0", "MICROPY_PY_BTREE=0", "BUILD=build-standard-32")
+JOBS = str(os.cpu_count() or 2)
+
+
+class FirmwareError(Exception):
+    pass
+
+
+def run(cmd, **kwargs):
+    print("+ " + " ".join(str(c) for c in cmd), flush=True)
+    subprocess.run([str(c) for c in cmd], check=True, **kwargs)
+
+
+def check_source(src, what):
+    """The source tree, checked: a MicroPython tree with the submodules `what` needs."""
+    if not src:
+        raise FirmwareError(
+            "Give a MicroPython source tree: MICROPYTHON_SRC=/path/to/micropython\n"
+            "  git clone https://github.com/micropython/micropython && cd micropython\n"
+            "  git checkout %s\n  git submodule update --init %s"
+            % (PINNED, " ".join(SUBMODULES[what])))
+    src = Path(src).resolve()
+    if not (src / "py" / "mpconfig.h").exists():
+        raise FirmwareError("%s is not a MicroPython source tree (no py/mpconfig.h)" % src)
+    missing = [s for s in SUBMODULES[what] if not (src / s).is_dir() or not any((src / s).iterdir())]
+    if missing:
+        raise FirmwareError("%s lacks the submodules %s: `git -C %s submodule update --init %s`"
+                            % (src, ", ".join(missing), src, " ".join(missing)))
+    commit = source_commit(src)
+    if commit is None:
+        print("note: %s is not a git checkout; cannot check that it is commit %s" % (src, PINNED))
+    elif not commit.startswith(PINNED):
+        print("warning: %s is at %s, not the pinned %s: figures may differ" % (src, commit[:10], PINNED))
+    return src
+
+
+def source_commit(src):
+    if not (Path(src) / ".git").exists():
+        return None
+    proc = subprocess.run(["git", "-C", str(src), "rev-parse", "HEAD"], capture_output=True, text=True)
+    return proc.stdout.strip() if proc.returncode == 0 else None
+
+
+# --- the 32-bit unix port ------------------------------------------------------------------------
+
+
+def micropython32(src):
+    run(["make", "-C", src / "mpy-cross", "-j" + JOBS])
+    run(["make", "-C", src / "ports" / "unix", "-j" + JOBS] + list(UNIX32_ARGS))
+    binary = src / "ports" / "unix" / "build-standard-32" / "micropython"
+    out = subprocess.run([str(binary), "-c", "import sys; print(sys.maxsize == 2**31 - 1)"],
+                         capture_output=True, text=True)
+    if out.stdout.strip() != "True":
+        raise FirmwareError("%s is not a 32-bit build (is gcc-multilib installed?)" % binary)
+    return binary
+
+
+# --- the rp2 firmware ----------------------------------------------------------------------------
+
+
+def stage_modules(board, stage):
+    """The bundle's modules, as sources laid out as on the board, into `stage` (for freeze())."""
+    closure = bundle.import_closure(board)
+    errors = closure.errors()
+    if errors:
+        raise FirmwareError("\n".join(errors))
+    if stage.exists():
+        shutil.rmtree(stage)
+    staged = []
+    for module in closure.modules.values():
+        rel = module.dest[:-len(".mpy")] + ".py"
+        if rel.startswith("lib/"):
+            rel = rel[len("lib/"):]  # lib/microdot/ on the filesystem; frozen, microdot/ at the root
+        target = stage / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(module.path, target)
+        staged.append(rel)
+    return sorted(staged)
+
+
+def build_rp2(src, board, out_dir, stock=False):
+    """Configure and build one board; returns the folder with firmware.elf, .bin and .uf2."""
+    name = BOARDS[board]
+    tag = ("stock-" if stock else "") + name
+    cmake_dir = out_dir / ("cmake-" + tag)
+    env = dict(os.environ)
+    args = ["cmake", "-S", src / "ports" / "rp2", "-B", cmake_dir, "-DMICROPY_BOARD=" + name,
+            "-DPICO_NO_PICOTOOL=1"]
+    if not stock:
+        stage = out_dir / ("freeze-" + name)
+        staged = stage_modules(board, stage)
+        print("%s: freezing %d modules from %s" % (name, len(staged), stage))
+        env["TIDEBOX_FREEZE_DIR"] = str(stage)
+        args.append("-DMICROPY_FROZEN_MANIFEST=" + str(MANIFEST))
+    run(args, env=env)
+    run(["cmake", "--build", cmake_dir, "-j", JOBS], env=env)
+    result = out_dir / tag
+    result.mkdir(parents=True, exist_ok=True)
+    for suffix in (".elf", ".bin"):
+        shutil.copyfile(cmake_dir / ("firmware" + suffix), result / ("firmware" + suffix))
+    blocks = uf2.convert(result / "firmware.bin", result / "firmware.uf2", uf2.BOARD_FAMILY[name])
+    print("%s: %s (%d KB, %d UF2 blocks)" % (tag, result / "firmware.uf2",
+                                            (result / "firmware.bin").stat().st_size // 1024, blocks))
+    return result
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("firmware", "micropython32"))
+    parser.add_argument("--src", default=os.environ.get("MICROPYTHON_SRC") or None,
+                        help="MicroPython source tree (default: $MICROPYTHON_SRC)")
+    parser.add_argument("--board", default="all", choices=("all",) + tuple(BOARDS))
+    parser.add_argument("--stock", action="store_true", help="also build the board's stock firmware")
+    parser.add_argument("--out", default=str(OUT_DIR))
+    args = parser.parse_args(argv)
+    try:
+        src = check_source(args.src, args.what)
+        if args.what == "micropython32":
+            print("32-bit MicroPython: %s\n(run the project with it: MICROPYTHON=%s make bench)"
+                  % ((micropython32(src),) * 2))
+            return 0
+        out_dir = Path(args.out).resolve()
+        for board in BOARDS if args.board == "all" else (args.board,):
+            build_rp2(src, board, out_dir)
+            if args.stock:
+                build_rp2(src, board, out_dir, stock=True)
+    except FirmwareError as e:
+        print("firmware: %s" % e, file=sys.stderr)
+        return 1
+    except subprocess.CalledProcessError as e:
+        print("firmware: %s failed (exit %d)" % (e.cmd[0], e.returncode), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
