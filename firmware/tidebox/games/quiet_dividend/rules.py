@@ -112,9 +112,9 @@ def new_game(names, options=None, below=None):
         options = {}
     if not isinstance(options, dict):
         raise GameError("options must be an object")
-    for key in options:
-        if key not in ("setup", "first"):
-            raise GameError("unknown option: %s" % key)
+    extra = _unexpected(options, ("setup", "first"))
+    if extra is not None:
+        raise GameError("unknown option: %s" % extra)
     setup = setup_by_id(options.get("setup", SETUPS[0][0]))
     count = len(clean)
     first = options.get("first")
@@ -227,14 +227,20 @@ def _next_turn(state):
 def _club(args, key):
     club = args.get(key)
     if type(club) is not str or club not in CLUBS:
-        raise GameError('%s must be a club: "A", "B" or "C"' % key)
+        raise GameError('"%s" must be a club: "A", "B" or "C"' % key)
     return CLUBS.index(club)
 
 
+def _unexpected(given, keys):
+    # The first key not in `keys`, in sorted order (dict order differs between interpreters).
+    extra = sorted([str(k) for k in given if k not in keys])
+    return extra[0] if extra else None
+
+
 def _only_keys(args, keys):
-    for key in args:
-        if key not in keys:
-            raise GameError("unexpected detail in the move: %s" % key)
+    extra = _unexpected(args, keys)
+    if extra is not None:
+        raise GameError("unexpected detail in the move: %s" % extra)
 
 
 def _parse(name, args):
@@ -277,7 +283,7 @@ def _problem(state, seat, name, clubs):
         return None
     # pass: only when no action is legal
     for option in _actions(state, seat):
-        return "%s must take an action while one is legal (%s is possible)" % (who, _label(state, option))
+        return "%s cannot pass while an action is legal (%s is possible)" % (who, _label(state, option))
     return None
 
 
@@ -402,7 +408,7 @@ def _rename(state, seat, args):
     try:
         text = _check_name(text, (), MAX_CLUB_NAME)
     except GameError as e:
-        raise GameError("club " + e.message)
+        raise GameError(e.message.replace("a name", "a club's name"))
     for other in others:
         if other.lower() == text.lower():
             raise GameError("another club is already called %s" % other)
@@ -686,18 +692,24 @@ def replay(setup_id, players, first, turns):
         state = new_game(["P%d" % (i + 1) for i in range(players)], {"setup": setup_id, "first": first})
     except Exception as e:
         raise ReplayError("setup: %s" % _reason(e))
-    number = 0
     try:
-        for turn in turns:
-            number += 1
+        pending = iter(turns)
+    except Exception as e:
+        raise ReplayError("turns: %s" % _reason(e))
+    number = 0
+    while True:
+        number += 1
+        try:
+            try:
+                turn = next(pending)
+            except StopIteration:
+                break
             if is_over(state):
                 raise GameError("surplus turn: the game is over after six laps")
             name, args = _replay_turn(turn)
             move(state, current(state), name, args)
-    except Exception as e:
-        if number == 0:
-            raise ReplayError("turns: %s" % _reason(e))
-        raise ReplayError("turn %d: %s" % (number, _reason(e)))
+        except Exception as e:
+            raise ReplayError("turn %d: %s" % (number, _reason(e)))
     paid = [[0, 0, 0] for _ in range(players)]
     for k, p in enumerate(state["payouts"]):
         for i in range(players):
