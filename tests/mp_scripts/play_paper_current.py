@@ -22,9 +22,10 @@ def play(seed, players):
     moves = 0
     courses = []
     views = []
+    winners = []
     for _course in range(2):
         while not pc.is_over(state):
-            # Sometimes try something the rules should refuse (it must change nothing).
+            # Sometimes try something out of turn (a refusal must change nothing).
             if rng.below(5) == 0:
                 name, args = BAD_MOVES[rng.below(len(BAD_MOVES))]
                 seat = None if rng.below(2) else rng.below(players)
@@ -37,6 +38,8 @@ def play(seed, players):
                     pc.leave(state, rng.below(players))
                 except pc.GameError:
                     refusals += 1
+            if pc.is_over(state):  # one of those tries was a legal confirm
+                break
             seat = None if rng.below(3) else rng.below(players)
             options = pc.legal_moves(state, seat)
             if not options:
@@ -56,9 +59,10 @@ def play(seed, players):
             moves += 1
         views.append(pc.public_view(state))
         courses.append(pc.to_dict(state))
+        winners.append([pc.winners(state), pc.standings(state)])
         state = pc.new_course(state, rng.below)
     return {"courses": courses, "views": views, "refusals": refusals, "moves": moves,
-            "standings": pc.standings(state), "winners": pc.winners(state), "next": pc.to_dict(state)}
+            "winners": winners, "next": pc.to_dict(state)}
 
 
 def all_bonuses(card_id):
