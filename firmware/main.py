@@ -11,8 +11,6 @@ from micropython import const
 
 from tidebox import hotspot, web
 from tidebox.box import Box
-from tidebox.games import token_tide
-from tidebox.games.token_tide.flow import TideFlow
 from tidebox.buttons import Buttons
 from tidebox.reader import QrImages, Reader
 from tidebox.storage import Storage
@@ -85,10 +83,10 @@ def make_qr_drawer(box, board):
 
 async def main(board):
     storage = Storage(board.storage_dir)
-    box = Box(board, storage, token_tide)  # the game: its rules module ...
+    box = Box(board, storage)  # the game is chosen on the box (tidebox/games)
     box.password = hotspot.load_or_create(storage, board.urandom)
     ip = board.radio.start_hotspot(box.ssid(), box.password)
-    reader = Reader(box, board.display, board.buzzer, TideFlow)  # ... and its screens and buttons
+    reader = Reader(box, board.display, board.buzzer)
     reader.qr_drawer = make_qr_drawer(box, board)
     resumable = box.load()
     reader.boot(board.ticks_ms(), resumable)

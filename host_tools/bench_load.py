@@ -131,7 +131,7 @@ class Table:
         """Finish the game under way and answer "New game?": the same players, no game."""
         for _ in range(limit):
             if self.box.state()["box"] == "join":
-                self.box.wait_screen("join")
+                self.box.choose()
                 return
             self.step()
         raise AssertionError("the game did not come back to the lobby")
@@ -209,7 +209,7 @@ def run_load(box, tokens, seconds, idle=IDLE_SOCKETS):
 
 def start_box(tree, state_dir):
     box = BoxProcess(tree, Path(state_dir) / "state", env={"TIDEBOX_BUZZER": "0"}).start()
-    box.wait_screen("join")
+    box.choose()
     tokens = fuzzing.seat_table(box)
     box.press("C")  # setup
     box.press("B")  # the numbered deck, kept for every game after

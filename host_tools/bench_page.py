@@ -125,7 +125,7 @@ def run():
     with tempfile.TemporaryDirectory() as tmp:
         box = BoxProcess(tree, Path(tmp) / "state").start()
         try:
-            box.wait_screen("join")
+            box.choose()
             url = "http://127.0.0.1:%d" % box.port
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)

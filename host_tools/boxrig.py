@@ -11,6 +11,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 
@@ -149,8 +150,14 @@ class BoxProcess:
     def join(self, name):
         return self.api("POST", "/api/join", {"name": name})
 
+    def move(self, token, name, args=None, seq=None):
+        body = {"move": name, "args": args or {}}
+        if seq is not None:
+            body["seq"] = seq
+        return self.api("POST", "/api/move", body, token)
+
     def allocate(self, token, allocation, ready=True):
-        return self.api("POST", "/api/allocation", {"allocation": allocation, "ready": ready}, token)
+        return self.move(token, "allocate", {"allocation": allocation, "ready": ready})
 
     def oled_png(self):
         status, _, payload = self.request("GET", "/sim/oled.png")
@@ -172,6 +179,17 @@ class BoxProcess:
 
     def screen(self):
         return self.status()["screen"]
+
+    def choose(self, game="token_tide", timeout=5):
+        """After the splash: pick `game` on the box's game menu (A moves down, C picks)."""
+        self.wait_screen("choose", timeout)
+        if str(build.FIRMWARE) not in sys.path:
+            sys.path.append(str(build.FIRMWARE))  # the firmware's own list of games
+        from tidebox.games import GAMES
+
+        for _ in range([g for g, _ in GAMES].index(game)):
+            self.press("A")
+        return self.press("C")
 
     def wait_screen(self, name, timeout=5):
         wait_until(lambda: self.screen() == name, "the screen is " + name, timeout)

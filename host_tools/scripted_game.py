@@ -66,7 +66,7 @@ class Pollers(Background):
 def play_full_game(box, seed=8, rounds_check=None, poll=True):
     """Plays a whole numbered-deck game with 8 players; returns the final state and poller stats."""
     rng = random.Random(seed)
-    box.wait_screen("join")
+    box.choose()
     tokens = [box.join(name)["token"] for name in NAMES]
     stats = {"requests": 0, "errors": []}
     pollers = Pollers(box, tokens) if poll else None

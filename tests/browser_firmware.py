@@ -314,7 +314,7 @@ def page_content(page):
 def fw_box(sim_tree, tmp_path):
     """The real firmware under MicroPython, fresh for each test, on the join screen."""
     box = BoxProcess(sim_tree, tmp_path / "state").start()
-    box.wait_screen("join")
+    box.choose()
     yield box
     box.stop()
     assert firmware_tracebacks(box) == [], "the firmware logged errors"

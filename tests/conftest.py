@@ -43,7 +43,7 @@ def new_box(sim_tree, tmp_path):
     def start(**options):
         box = BoxProcess(sim_tree, tmp_path / ("box%d" % len(boxes)) / "state", **options).start()
         boxes.append(box)
-        box.wait_screen("join")
+        box.choose()
         return box
 
     yield start

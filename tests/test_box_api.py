@@ -14,7 +14,7 @@ from boxrig import ApiError, BoxProcess
 @pytest.fixture(scope="module")
 def box(sim_tree, tmp_path_factory):
     b = BoxProcess(sim_tree, tmp_path_factory.mktemp("api") / "state").start()
-    b.wait_screen("join")
+    b.choose()
     yield b
     b.stop()
 

@@ -41,7 +41,7 @@ def play_round(box, tokens, rng):
 
 
 def test_eight_players_play_a_whole_game(box):
-    box.wait_screen("join")
+    box.choose()
     tokens = {}
     for name in NAMES:
         joined = box.join(name)
@@ -79,12 +79,14 @@ def test_eight_players_play_a_whole_game(box):
     while box.screen() == "final":
         box.press("C")
     assert box.screen() == "confirm"
-    assert box.press("C") == "join"
+    assert box.press("C") == "choose"  # the same game or another, with the same players
+    assert box.state()["box"] == "choose"
+    assert box.choose("token_tide") == "join"
     assert [s["name"] for s in box.state()["seats"]] == NAMES
 
 
 def test_reveal_refused_until_everyone_ready_and_timer_never_forces(box):
-    box.wait_screen("join")
+    box.choose()
     a = box.join("Ada")["token"]
     b = box.join("Bo")["token"]
     box.press("C")
@@ -105,7 +107,7 @@ def test_reveal_refused_until_everyone_ready_and_timer_never_forces(box):
 
 
 def test_no_response_carries_another_allocation_before_the_reveal(box):
-    box.wait_screen("join")
+    box.choose()
     tokens = [box.join(n)["token"] for n in NAMES[:4]]
     box.press("C")
     box.press("C")

@@ -58,7 +58,7 @@ def test_resumes_after_power_cuts(sim_tree, tmp_path, seed):
     rng = random.Random(seed)
     box = BoxProcess(sim_tree, tmp_path / "state").start()
     try:
-        box.wait_screen("join")
+        box.choose()
         tokens = {}
         for name in NAMES:
             joined = box.join(name)

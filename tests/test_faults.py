@@ -206,7 +206,7 @@ def test_power_cuts_during_requests_lose_nothing_acknowledged(sim_tree, tmp_path
     while cuts < POWER_CUTS:
         box = BoxProcess(sim_tree, tmp_path / ("game%d" % games) / "state").start()
         try:
-            box.wait_screen("join")
+            box.choose()
             game = PoweredGame(box, rng)
             for _ in range(20 * ACTIONS_PER_GAME):
                 if game.over() or game.cuts + cuts >= POWER_CUTS:
@@ -239,7 +239,7 @@ def saved_game(sim_tree, tmp_path):
     """A box killed in round 1 with two allocations locked; returns (box, tokens, views, save bytes)."""
     box = BoxProcess(sim_tree, tmp_path / "state")
     box.start()
-    box.wait_screen("join")
+    box.choose()
     tokens = fuzzing.seat_table(box, ["Ada", "Bo", "Cy"])
     fuzzing.start_game(box)
     box.allocate(tokens[0], [4, 1, 2])
@@ -307,7 +307,7 @@ def test_a_damaged_save_is_kept_aside_and_the_box_starts_fresh(saved_game):
         (state / "game.json").write_bytes(damaged)
         box.start()
         assert any(splash_notice(box)), "%s: the splash does not say the save was damaged" % kind
-        box.wait_screen("join")  # a fresh box, not a resume offer
+        box.choose()  # a fresh box, not a resume offer
         assert (state / "game.json.bad").read_bytes() == damaged, kind  # kept for inspection
         fresh = box.state()
         assert fresh["seats"] == [] and fresh["game"] is None, kind
@@ -341,7 +341,7 @@ def test_a_damaged_wifi_file_does_not_stop_the_box(saved_game):
 @pytest.fixture
 def table(sim_tree, tmp_path):
     box = BoxProcess(sim_tree, tmp_path / "state").start()
-    box.wait_screen("join")
+    box.choose()
     yield box, fuzzing.seat_table(box, ["Ada", "Bo", "Cy"])
     box.stop()
 

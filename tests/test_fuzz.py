@@ -74,7 +74,7 @@ class Table:
 
 def make_box(sim_tree, factory, name):
     box = BoxProcess(sim_tree, factory.mktemp(name) / "state").start()
-    box.wait_screen("join")
+    box.choose()
     return box
 
 

@@ -41,10 +41,11 @@ def frames(mp, tmp_path_factory):
 
 
 def test_every_screen_has_been_rendered(frames):
-    # every screen of reader.py and tide_flow.py (each has an on_<screen> handler) appears at least once
+    # every screen class of the box (screens.py) and of Token Tide (its flow.py) appears at least once
     tidebox = Path(__file__).parent.parent / "firmware" / "tidebox"
-    source = (tidebox / "reader.py").read_text() + (tidebox / "games" / "token_tide" / "flow.py").read_text()
-    screens = set(re.findall(r"def on_(\w+)\(self, button, kind\)", source))
+    source = (tidebox / "screens.py").read_text() + (tidebox / "games" / "token_tide" / "flow.py").read_text()
+    screens = set(re.findall(r'^    name = "(\w+)"', source, re.M))  # each screen class's name
+    screens |= set(re.findall(r'"(\w+)"\)\)$', source, re.M))  # ListMenu names ("join_menu")
     assert len(screens) > 15
     rendered = {label.rsplit("_", 1)[0] if label.rsplit("_", 1)[-1].isdigit() else label for label in frames}
     covered = {s for s in screens if any(label == s or label.startswith(s + "_") for label in rendered)}

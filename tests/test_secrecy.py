@@ -188,7 +188,7 @@ def fuzzing_token(request):
 @pytest.fixture
 def box(sim_tree, tmp_path):
     b = BoxProcess(sim_tree, tmp_path / "state").start()
-    b.wait_screen("join")
+    b.choose()
     yield b
     b.stop()
 

@@ -1,19 +1,25 @@
-# The box's state: who joined, the options, the running game, and every action on them.
+# The box's state: who joined, which game, its options, the running game, and every action on them.
 #
-# Both the reader's buttons (reader.py) and the phones (web.py) act through this class. Every action
-# checks first and changes state only when it is allowed; whatever must survive a power cut is saved
-# (write-then-rename) before the action reports success.
+# Both the reader's buttons (reader.py) and the phones (web.py) act through this class, whatever the
+# game: the game is a rules module (tidebox/games/<game>/rules.py) and every game action is a move
+# applied by `move`. Every action checks first and changes state only when it is allowed; whatever
+# must survive a power cut is saved (write-then-rename) before the action reports success, and an
+# action whose save fails is undone (the box goes back to what flash holds).
 import json
 
-from tidebox import hotspot, jsonstream, timer
+from tidebox import games, hotspot, jsonstream, timer
+from tidebox.games.base import GameError, check_name
 from tidebox.seats import Seats
 
 SAVE_FILE = "game.json"
+MAX_SEATS = 8  # the hotspot's DHCP server has 8 leases: one phone each
 
+CHOOSE = "choose"  # the reader picks the game
 JOIN = "join"  # lobby open, phones join
-SETUP = "setup"  # the reader chooses deck, timer, first reader, practice
+SETUP = "setup"  # the reader sets the game's options
 PLAY = "play"
 OVER = "over"
+PHASES = (CHOOSE, JOIN, SETUP, PLAY, OVER)
 
 
 def _open_object(chunks):
@@ -32,92 +38,180 @@ class Refused(Exception):
         self.message = message
 
 
+def default_options(rules):
+    options = {}
+    for key, _, choices in rules.OPTIONS:
+        options[key] = 0 if choices == "seat" else None if choices == "seat_or_random" else choices[0][0]
+    return options
+
+
 class Box:
-    def __init__(self, board, storage, rules):
+    def __init__(self, board, storage):
         self.board = board
-        self.rules = rules  # the game's rules module (tidebox/games/...): pure functions on plain data
         self.storage = storage
-        self.seats = Seats(board.urandom, self.rules.MAX_PLAYERS, self.rules.check_name)
-        self.phase = JOIN
+        self.seats = self.new_seats()
+        self.game_id = None  # the chosen game (tidebox.games.GAMES), None until the reader picks one
+        self.rules = None  # its rules module: pure functions on plain data
+        self.phase = CHOOSE
         self.state = None  # the game's state dict while playing
-        self.options = {"deck": 0, "timer": 0, "reader": 0, "practice": False}
+        self.options = {}
+        self.seq = 0  # moves applied in this game: a phone's move may name the one it saw (stale: 409)
+        self.undo_text = None  # the game before its last move, for games with UNDO (JSON text)
         self.countdown = timer.Countdown()
-        self.version = 1  # bumped on every change a phone can see
+        # Bumped on every change a phone can see. It starts from a random number at every boot, so a
+        # phone's "unchanged since N" can never be answered about a different game after a power cut.
+        raw = board.urandom(3)
+        self.version = ((raw[0] << 16) | (raw[1] << 8) | raw[2]) + 1
         self._public = None  # cached JSON chunks of the shared part of the phones' view
         self._public_version = 0
         self.password = ""  # the hotspot's passphrase, shown on the join screen
         self.notice = ""  # a one-line message for the OLED (e.g. a damaged save was set aside)
         self.listeners = []  # called after every change (the reader redraws)
-        self.reader = None  # the Reader driving the OLED, once there is one
+
+    def new_seats(self):
+        return Seats(self.board.urandom, MAX_SEATS, check_name)
 
     # ------------------------------------------------------------ bookkeeping
 
     def changed(self, save=True):
+        """Something a phone can see changed; with `save`, it is saved first. When the save fails the
+        box goes back to what flash holds (the last acknowledged state) and the action is refused."""
         self.version += 1
         if save:
-            self.save()
+            try:
+                self.save()
+            except OSError:
+                self.restore()
+                self.version += 1
+                self._notify()
+                raise Refused(503, "the box could not save: try again")
+        self._notify()
+
+    def _notify(self):
         for listener in self.listeners:
             listener()
 
     def save(self):
         self.storage.save(SAVE_FILE, {
             "phase": self.phase,
+            "game_id": self.game_id,
             "seats": self.seats.to_dict(),
             "options": self.options,
+            "seq": self.seq,
             "game": self.rules.to_dict(self.state) if self.state else None,
         })
+
+    def _read_saved(self):
+        """What flash holds, checked: (phase, game_id, rules, seats, options, seq, state), or None."""
+        data = self.storage.load(SAVE_FILE)
+        if data is None:
+            return None
+        phase = data.get("phase")
+        game_id = data.get("game_id")
+        rules = games.load(game_id) if game_id is not None else None
+        seats = self.new_seats()
+        seats.load(data.get("seats") or {})
+        state = rules.from_dict(data["game"]) if rules and data.get("game") else None
+        if phase not in PHASES or (phase != CHOOSE and rules is None):
+            raise ValueError("saved phase is damaged")
+        if phase in (PLAY, OVER) and state is None:
+            raise ValueError("saved phase is damaged")
+        if state is not None and len(state["names"]) != len(seats.names):
+            raise ValueError("saved seats do not match the game")
+        options = default_options(rules) if rules else {}
+        saved = data.get("options")
+        if isinstance(saved, dict):
+            for key in options:
+                if key in saved:
+                    options[key] = saved[key]
+        seq = data.get("seq", 0)
+        if type(seq) is not int:
+            raise ValueError("saved move count is damaged")
+        return phase, game_id, rules, seats, options, seq, state
 
     def load(self):
         """Restore a saved box. Returns True if an unfinished game was restored. A file that cannot
         be read is set aside and the box starts fresh, saying so; it never stops the boot."""
         try:
-            data = self.storage.load(SAVE_FILE)
-            if data is None:
-                return False
-            seats = Seats(self.board.urandom, self.rules.MAX_PLAYERS, self.rules.check_name)
-            seats.load(data.get("seats") or {})
-            state = self.rules.from_dict(data["game"]) if data.get("game") else None
-            phase = data.get("phase")
-            if phase not in (JOIN, SETUP, PLAY, OVER) or (phase in (PLAY, OVER) and state is None):
-                raise ValueError("saved phase is damaged")
-            if state is not None and len(state["names"]) != len(seats.names):
-                raise ValueError("saved seats do not match the game")
-            options = data.get("options")
-            if isinstance(options, dict):
-                for key in self.options:
-                    if key in options:
-                        self.options[key] = options[key]
-        except (ValueError, KeyError, TypeError, self.rules.GameError):
+            saved = self._read_saved()
+        except (ValueError, KeyError, TypeError, GameError, ImportError):
             self.storage.set_aside(SAVE_FILE)
             self.notice = "Save damaged: new"
             return False
-        self.seats = seats
-        self.state = state
-        self.phase = phase
+        if saved is None:
+            return False
+        self._use(saved)
+        return self.phase == PLAY or (self.phase != OVER and self.seats.count() > 0)
+
+    def _use(self, saved):
+        phase, game_id, rules, seats, options, seq, state = saved
+        if self.game_id is not None and self.game_id != game_id:
+            games.unload(self.game_id)
+        self.phase, self.game_id, self.rules, self.seats, self.options, self.seq, self.state = saved
+        self.undo_text = None
         self.version += 1
-        return phase == PLAY or (phase in (JOIN, SETUP) and self.seats.count() > 0)
+
+    def restore(self):
+        """Back to what flash holds (after a failed save); a fresh box if nothing readable is there."""
+        try:
+            saved = self._read_saved()
+        except (ValueError, KeyError, TypeError, GameError, ImportError, OSError):
+            saved = None
+        if saved is None:
+            saved = (CHOOSE, self.game_id, self.rules, self.new_seats(),
+                     default_options(self.rules) if self.rules else {}, 0, None)
+        self._use(saved)
 
     def discard(self):
-        """Forget everything: a brand new box."""
-        self.seats = Seats(self.board.urandom, self.rules.MAX_PLAYERS, self.rules.check_name)
+        """Forget everything: a brand new box (the chosen game is chosen again)."""
+        self.seats = self.new_seats()
         self.state = None
-        self.phase = JOIN
+        self.phase = CHOOSE
         self.countdown.stop()
         self.changed()
 
     def now(self):
         return self.board.ticks_ms()
 
+    # ------------------------------------------------------------ the game menu
+
+    def choose_game(self, game_id):
+        """The reader picks the game; the players who joined stay. The previous game's modules are
+        unloaded first, so only one game's code is ever in the heap."""
+        if self.phase not in (CHOOSE, JOIN, SETUP):
+            raise Refused(409, "a game is being played: finish or discard it first")
+        if game_id != self.game_id:
+            if self.game_id is not None:
+                self.rules = None
+                games.unload(self.game_id)
+            try:
+                self.rules = games.load(game_id)
+            except ValueError:
+                raise Refused(400, "no such game on this box")
+            self.game_id = game_id
+            self.options = default_options(self.rules)
+        if self.seats.count() > self.rules.MAX_PLAYERS:
+            raise Refused(409, "%s seats at most %d players" % (self.rules.SHORT, self.rules.MAX_PLAYERS))
+        self.phase = JOIN
+        self.changed()
+
+    def to_choose(self):
+        if self.phase not in (JOIN, SETUP, OVER):
+            raise Refused(409, "a game is being played: finish or discard it first")
+        self.phase = CHOOSE
+        self.changed()
+
     # ------------------------------------------------------------ joining (phones and box)
 
     def join(self, name):
-        if self.phase != JOIN:
+        if self.phase not in (CHOOSE, JOIN):
             raise Refused(409, "the game has started: ask the reader for a rejoin code")
+        if self.rules is not None and self.seats.count() >= self.rules.MAX_PLAYERS:
+            raise Refused(409, "the table is full")
         try:
             seat, token = self.seats.join(name)
-        except (ValueError, self.rules.GameError) as e:
-            status = 409 if ("taken" in str(e) or "full" in str(e)) else 400
-            raise Refused(status, str(e))
+        except GameError as e:
+            raise Refused(e.status, e.message)
         self.changed()
         return {"token": token, "seat": seat, "name": self.seats.names[seat]}
 
@@ -131,41 +225,76 @@ class Box:
 
     def remove_player(self, seat):
         """Before the game: take a joined player off the list."""
-        if self.phase not in (JOIN, SETUP) or not 0 <= seat < len(self.seats.names):
+        if self.phase not in (CHOOSE, JOIN, SETUP) or not 0 <= seat < len(self.seats.names):
             raise Refused(409, "players can only be removed before the game")
         self.seats.remove_unstarted(seat)
-        self.options["reader"] = 0
+        if self.rules:
+            self.options = default_options(self.rules)  # a seat option may name the removed seat
         self.changed()
 
     def rejoin_code(self, seat):
         code = self.seats.rejoin_code(seat)
-        self.save()
+        try:
+            self.save()
+        except OSError:
+            self.restore()
+            raise Refused(503, "the box could not save: try again")
         return code
 
-    # ------------------------------------------------------------ setup and rounds
+    # ------------------------------------------------------------ setup
 
     def to_setup(self):
+        if self.rules is None:
+            raise Refused(409, "choose a game first")
         if self.seats.count() < self.rules.MIN_PLAYERS:
-            raise Refused(409, "at least 2 players must join")
+            raise Refused(409, "at least %d players must join" % self.rules.MIN_PLAYERS)
         self.phase = SETUP
-        if self.options["reader"] >= len(self.seats.names):
-            self.options["reader"] = 0
         self.changed()
 
     def back_to_join(self):
         self.phase = JOIN
         self.changed()
 
+    def option_label(self, key):
+        """The option's current value as the setup screen shows it."""
+        for known, _, choices in self.rules.OPTIONS:
+            if known == key:
+                value = self.options[key]
+                if choices in ("seat", "seat_or_random"):
+                    return "random" if value is None else self.seats.names[value]
+                for choice, label in choices:
+                    if choice == value:
+                        return label
+        return "?"
+
+    def next_option(self, key):
+        """The reader steps an option to its next choice (seats: the next player; 'random' first)."""
+        for known, _, choices in self.rules.OPTIONS:
+            if known != key:
+                continue
+            value = self.options[key]
+            if choices in ("seat", "seat_or_random"):
+                count = len(self.seats.names)
+                nxt = 0 if value is None else value + 1
+                if nxt >= count:
+                    nxt = None if choices == "seat_or_random" else 0
+                self.options[key] = nxt
+            else:
+                values = [c[0] for c in choices]
+                at = values.index(value) if value in values else -1
+                self.options[key] = values[(at + 1) % len(values)]
+            self.changed(save=False)
+            return
+        raise Refused(400, "no such option")
+
     def start_game(self):
-        deck = self.rules.DECK_MODES[self.options["deck"] % len(self.rules.DECK_MODES)]
         try:
-            self.state = self.rules.new_game(
-                list(self.seats.names), deck=deck, first_reader=self.options["reader"],
-                below=self.random_below, practice=bool(self.options["practice"]),
-            )
-        except self.rules.GameError as e:
-            raise Refused(409, str(e))
+            self.state = self.rules.new_game(list(self.seats.names), self.options, self.random_below)
+        except GameError as e:
+            raise Refused(409, e.message)
         self.phase = PLAY
+        self.seq = 0
+        self.undo_text = None
         self.countdown.stop()
         self.changed()
 
@@ -179,11 +308,51 @@ class Box:
             if value < limit:
                 return value % n
 
-    def timer_seconds(self):
-        return timer.TIMER_CHOICES[self.options["timer"] % len(timer.TIMER_CHOICES)]
+    # ------------------------------------------------------------ playing
 
-    def start_timer(self):
-        self.countdown.start(self.timer_seconds(), self.now())
+    def move(self, seat, name, args=None, seq=None):
+        """Apply one of the game's moves for a seat (None: the box itself, for the reader). `seq`, when
+        given, is the number of moves the phone had seen: a move sent on a stale copy of the game (a
+        retried request, or two phones at once) is refused, so a turn is never applied twice."""
+        if self.phase == OVER:
+            raise Refused(409, "the game is over")
+        if self.phase != PLAY or self.state is None:
+            raise Refused(409, "the game has not started yet")
+        if seq is not None and seq != self.seq:
+            raise Refused(409, "the game moved on before this arrived: here it is as it is now")
+        undo = json.dumps(self.rules.to_dict(self.state)) if getattr(self.rules, "UNDO", False) else None
+        try:
+            self.rules.move(self.state, seat, name, {} if args is None else args)
+        except GameError as e:
+            raise Refused(e.status, e.message)
+        self.seq += 1
+        self.undo_text = undo
+        if self.rules.is_over(self.state):
+            self.phase = OVER
+        self.changed()  # saved before anyone hears it happened
+        return self.version
+
+    def can_undo(self):
+        return self.undo_text is not None and self.phase in (PLAY, OVER)
+
+    def undo(self):
+        """The reader takes back the last move (until the next one is made)."""
+        if not self.can_undo():
+            raise Refused(409, "there is nothing to undo")
+        self.state = self.rules.from_dict(json.loads(self.undo_text))
+        self.undo_text = None
+        self.phase = OVER if self.rules.is_over(self.state) else PLAY
+        self.seq += 1
+        self.changed()
+
+    def to_act(self):
+        """Seats that may act now."""
+        if self.phase != PLAY or self.state is None:
+            return []
+        return self.rules.to_act(self.state)
+
+    def start_timer(self, seconds):
+        self.countdown.start(seconds, self.now())
         self.changed(save=False)
 
     def extend_timer(self):
@@ -192,76 +361,29 @@ class Box:
             return True
         return False
 
-    def all_ready(self):
-        if self.state is None or self.state["phase"] != self.rules.PHASE_ALLOCATE:
-            return False
-        return not self.rules.waiting_for(self.state)
-
-    def reveal(self):
-        try:
-            self.rules.reveal(self.state)
-        except self.rules.GameError as e:
-            raise Refused(409, str(e))
-        self.countdown.stop()
-        self.changed()
-
-    def next_round(self):
-        try:
-            self.rules.next_round(self.state)
-        except self.rules.GameError as e:
-            raise Refused(409, str(e))
-        if self.rules.is_over(self.state):
-            self.phase = OVER
-        self.changed()
-
     def drop(self, seat):
-        """The reader drops a player who has left: past scores stay, readiness stops counting."""
+        """The reader drops a player who has left: past scores stay, they stop counting."""
         try:
             self.rules.leave(self.state, seat)
-        except self.rules.GameError as e:
-            raise Refused(409, str(e))
+        except GameError as e:
+            raise Refused(e.status, e.message)
         self.seats.drop(seat)
         self.changed()
 
     def new_game(self):
-        """After the final standings: same table, a fresh game (dropped players stay out)."""
+        """After the final standings: same table (dropped players stay out), back to the game menu,
+        where the same game or another is chosen."""
         keep = [i for i in range(len(self.seats.names)) if self.seats.present[i]]
         for seat in range(len(self.seats.names) - 1, -1, -1):
             if seat not in keep:
                 self.seats.remove_unstarted(seat)
         self.state = None
-        self.phase = JOIN
-        self.options["reader"] = 0
+        self.phase = CHOOSE
+        self.seq = 0
+        self.undo_text = None
+        if self.rules:
+            self.options = default_options(self.rules)
         self.changed()
-
-    # ------------------------------------------------------------ allocations
-
-    def allocate(self, seat, allocation, ready=True):
-        if self.phase != PLAY or self.state is None:
-            raise Refused(409, "there is no round to allocate in yet")
-        before = (self.state["hidden"][seat] if 0 <= seat < len(self.state["hidden"]) else None,
-                  self.state["locked"][seat] if 0 <= seat < len(self.state["locked"]) else None)
-        try:
-            self.rules.set_allocation(self.state, seat, allocation, ready)
-        except self.rules.GameError as e:
-            status = 409 if ("closed" in str(e) or "left" in str(e)) else 400
-            raise Refused(status, str(e))
-        try:
-            self.changed()  # saved before the phone hears "locked"
-        except OSError:
-            self.state["hidden"][seat], self.state["locked"][seat] = before
-            raise Refused(503, "the box could not save: try again")
-        return self.version
-
-    def unready(self, seat):
-        if self.phase != PLAY or self.state is None:
-            raise Refused(409, "there is no round to allocate in yet")
-        try:
-            self.rules.unlock(self.state, seat)
-        except self.rules.GameError as e:
-            raise Refused(409, str(e))
-        self.changed()
-        return self.version
 
     # ------------------------------------------------------------ what the phones see
 
@@ -272,27 +394,28 @@ class Box:
         if self._public_version != self.version:
             self._public = None  # free the old copy before building the new one
             seats = [{"name": n, "present": p} for n, p in zip(self.seats.names, self.seats.present)]
-            head = {"box": self.phase, "ssid": self.ssid(), "seats": seats}
+            head = {"box": self.phase, "ssid": self.ssid(), "seats": seats, "kind": self.game_id,
+                    "seq": self.seq, "to_act": self.to_act()}
             parts = _open_object(jsonstream.chunks(head))
             if self.state:
                 parts.append(b',"game":')
-                parts.extend(_open_object(jsonstream.chunks(self.rules.view_for(self.state, None))))
+                parts.extend(_open_object(jsonstream.chunks(self.rules.public_view(self.state))))
             self._public = parts
             self._public_version = self.version
         return self._public
 
     def view_chunks(self, seat):
         """One phone's whole view (seat None: not joined), as a list of JSON chunks. Never contains
-        another player's hidden allocation: only `seat`'s own is added to the shared public part.
+        another player's secrets: only `seat`'s own private view is added to the shared public part.
         A list, not a generator, so that the answer can say its length before it is sent."""
         chunks = list(self.public_chunks())
         if self.state:
             if seat is None:
                 chunks.append(b"}")
             else:
-                mine = self.state["hidden"][seat]
-                chunks.append((',"you":%d,"mine":%s,"locked":%s}' % (
-                    seat, json.dumps(mine), "true" if self.state["locked"][seat] else "false")).encode())
+                private = json.dumps(self.rules.private_view(self.state, seat))  # "{...}"
+                rest = ("," + private[1:]) if len(private) > 2 else "}"  # its keys go into "game"
+                chunks.append((',"you":%d%s' % (seat, rest)).encode())
         else:
             chunks.append(b',"game":null')
         you = "null" if seat is None else json.dumps({"seat": seat, "name": self.seats.names[seat]})

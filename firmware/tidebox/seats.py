@@ -4,12 +4,16 @@ import binascii
 
 from micropython import const
 
+from tidebox.games.base import GameError, NotNow
+
 TOKEN_BYTES = const(16)  # 128 random bits from the hardware RNG: not guessable from a phone
+TOKEN_CHARS = const(32)  # ... as a phone sends them: hex
 CODE_DIGITS = const(6)
+_LEFT = bytes(TOKEN_CHARS)  # a dropped seat's token: zero bytes, never a phone's hex digits
 
 
-def _hex(raw):
-    return binascii.hexlify(raw).decode()
+def _text(token):
+    return "" if token == _LEFT else token.decode()
 
 
 def _plain_text(name):
@@ -23,14 +27,14 @@ def _plain_text(name):
         lead = raw[i]
         size = 1 if lead < 0x80 else 2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF else 4
         if size == 4 and not 0xF0 <= lead <= 0xF4 or i + size > len(raw):
-            raise ValueError("a name must be plain text")
+            raise GameError("a name must be plain text")
         code = lead & (0xFF >> (size + 1)) if size > 1 else lead
         for k in range(1, size):
             if not 0x80 <= raw[i + k] <= 0xBF:
-                raise ValueError("a name must be plain text")
+                raise GameError("a name must be plain text")
             code = (code << 6) | (raw[i + k] & 0x3F)
         if code < (0, 0, 0x80, 0x800, 0x10000)[size] or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
-            raise ValueError("a name must be plain text")
+            raise GameError("a name must be plain text")
         i += size
 
 
@@ -40,17 +44,17 @@ class Seats:
         self.max_players = max_players
         self.check_name = check_name  # the game's name rule (raises its own error with a message)
         self.names = []
-        self.tokens = []
+        self.tokens = []  # as bytes (hex digits), compared in place with what a phone sends
         self.present = []  # False once the reader has dropped the seat
         self.codes = {}  # rejoin code -> seat, one-time
 
     def new_token(self):
-        return _hex(self.urandom(TOKEN_BYTES))
+        return binascii.hexlify(self.urandom(TOKEN_BYTES))
 
     def join(self, name):
-        """Adds a player; returns (seat, token). Raises ValueError with a message for a person."""
+        """Adds a player; returns (seat, token). Raises GameError with a message for a person."""
         if len(self.names) >= self.max_players:
-            raise ValueError("the table is full")
+            raise NotNow("the table is full")
         if isinstance(name, str):
             _plain_text(name)
         name = self.check_name(name, self.names)
@@ -58,23 +62,28 @@ class Seats:
         self.names.append(name)
         self.tokens.append(token)
         self.present.append(True)
-        return len(self.names) - 1, token
+        return len(self.names) - 1, token.decode()
 
-    def seat_of(self, token):
-        """The seat a token belongs to, or None. Compares every token so timing says nothing.
-        Compared as bytes: iterating a str would intern each distinct non-ASCII character of
-        whatever a phone sends as a qstr, heap that is never given back."""
+    def seat_of(self, token, start=0, length=-1):
+        """The seat a token belongs to, or None. `token`: bytes-like (then token[start:start+length]
+        is looked at where it is: the web server passes the request's own buffer) or a str.
+        Compares with every seat's token, byte by byte to the end, so timing says nothing; as bytes:
+        iterating a str would intern each distinct non-ASCII character of whatever a phone sends
+        as a qstr, heap that is never given back. Allocates nothing for bytes."""
+        if isinstance(token, str):
+            token = token.encode()
+        elif token is None:
+            return None
+        if length < 0:
+            length = len(token) - start
+        if length != TOKEN_CHARS:
+            return None
         found = None
-        if not isinstance(token, str):
-            return None
-        given = token.encode()
-        if len(given) != TOKEN_BYTES * 2:
-            return None
-        for seat, known in enumerate(self.tokens):
-            known = known.encode()
-            same = len(known) ^ len(given)
-            for a, b in zip(known, given):
-                same |= a ^ b
+        for seat in range(len(self.tokens)):
+            known = self.tokens[seat]
+            same = 0
+            for i in range(TOKEN_CHARS):
+                same |= known[i] ^ token[start + i]
             if same == 0 and self.present[seat]:
                 found = seat
         return found
@@ -102,11 +111,11 @@ class Seats:
             raise ValueError("that seat has left the game")
         token = self.new_token()
         self.tokens[seat] = token
-        return seat, token
+        return seat, token.decode()
 
     def drop(self, seat):
         self.present[seat] = False
-        self.tokens[seat] = ""
+        self.tokens[seat] = _LEFT
         for code in list(self.codes):
             if self.codes[code] == seat:
                 del self.codes[code]
@@ -121,7 +130,8 @@ class Seats:
         return sum(1 for p in self.present if p)
 
     def to_dict(self):
-        return {"names": self.names, "tokens": self.tokens, "present": self.present, "codes": self.codes}
+        tokens = [_text(token) for token in self.tokens]  # saved as hex text, as it always was
+        return {"names": self.names, "tokens": tokens, "present": self.present, "codes": self.codes}
 
     def load(self, data):
         names = data.get("names")
@@ -132,7 +142,10 @@ class Seats:
             raise ValueError("saved seats are damaged")
         if not len(names) == len(tokens) == len(present) or len(names) > self.max_players:
             raise ValueError("saved seats are damaged")
+        for token in tokens:
+            if not isinstance(token, str) or len(token) not in (0, TOKEN_CHARS):
+                raise ValueError("saved seats are damaged")
         self.names = names
-        self.tokens = tokens
+        self.tokens = [token.encode() if token else _LEFT for token in tokens]
         self.present = present
         self.codes = codes if isinstance(codes, dict) else {}

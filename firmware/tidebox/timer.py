@@ -4,7 +4,6 @@ import time
 from micropython import const
 
 EXTEND_MS = const(15000)  # "allow a short extension": the reader's +15 s
-TIMER_CHOICES = (45, 30, 60, 90, 0)  # seconds; 0 is "off". 45 s is the rule sheet's suggestion.
 
 
 class Countdown:

@@ -4,7 +4,12 @@
 # short: no streams, `Connection: close`, and a poll that finds nothing new gets a tiny answer.
 # Every player request carries its seat token in the X-Seat-Token header (never in the URL).
 import json
+import sys
+import time
 
+import asyncio
+from asyncio import core
+from micropython import const
 from microdot import Microdot, Request, Response
 
 from tidebox.box import Refused
@@ -21,6 +26,13 @@ BUSY_ANSWER = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/j
 BACKLOG = 48  # connections the network stack keeps waiting, in order, while five are served
 PAGE_FILE = "www/index.html.gz"
 KEPT_HEADERS = (b"content-length", b"content-type", b"x-seat-token")  # the request headers used here
+# Each connection being read has a buffer of this size, made once (see _Slot): a phone's whole request
+# head fits (a browser's is about 600 bytes); a larger head is read on by _Head, as microdot reads.
+SLOT_BYTES = const(1024)
+# An idle poll is answered before microdot (see BoxServer.serve) when its request line is exactly
+# this, then the version's digits, then " HTTP/1.0" or " HTTP/1.1".
+_IDLE_POLL = b"GET /api/state?v="
+_VERSION_DIGITS = const(9)  # a longer number is not the box's version (and would not be a small int)
 
 # Small, bounded requests: a join or an allocation is well under 100 bytes.
 Request.max_content_length = 512
@@ -42,8 +54,8 @@ def error(status, message):
 
 
 class BoxServer(Microdot):
-    """Microdot with the board's connection gate, deadlines for reading each request, and one
-    answer built at a time.
+    """Microdot with the board's connection gate, deadlines for reading each request, one answer
+    built at a time, and the idle poll answered before microdot.
 
     Reading a request may take a slow phone a while, so up to five are read side by side; but
     only one is dispatched and answered at a time, so the heap holds one answer, not five (each
@@ -54,24 +66,32 @@ class BoxServer(Microdot):
     taken. A connection is only accepted when the gate has room (lwIP does the same on the Pico
     W): the others wait in the network stack's queue, in the order they came, so a client that
     reconnects at once cannot jump it, and waiting costs no heap.
+
+    Most requests are a phone asking whether anything changed (`GET /api/state?v=N`, eight phones
+    once a second each). Its head is read into the connection's preallocated buffer; when the
+    version is the box's, the prebuilt answer (microdot's own answer, made once per version) is
+    written and nothing is allocated for it. Any other request goes on through microdot, which is
+    handed the bytes already read.
     """
 
     def __init__(self, gate):
         super().__init__()
         self.gate = gate
-        import asyncio
-
         self.answering = asyncio.Lock()
-        self.reading = []  # [started ms, task] for every connection still sending its request
+        self.slots = [_Slot() for _ in range(gate.limit)]  # one per connection served at once
         self.accepted = 0  # connections accepted but not yet through the gate
+        self.served = 0  # requests served so far (tidebox/collect.py collects when this stops moving)
         self.reaper = None
+        self.box = None  # what has a `version`: set by make_app, the idle poll is then answered here
+        self.idle_version = -1
+        self.idle_answer = b""
+        self.current = None  # the slot of the request being answered (one at a time)
 
     async def start_server(self, host="0.0.0.0", port=80, debug=False, ssl=None):
         """Accept connections (no TLS) and serve each in its own task. Where the gate limits the
         connections (the host board), the next one is accepted only when one of them is done:
         twenty connections queued inside the box took ~25 KB of a Pico-sized heap and fragmented
         it until requests failed."""
-        import asyncio
         import socket
 
         info = socket.getaddrinfo(host, port)[0]
@@ -97,8 +117,6 @@ class BoxServer(Microdot):
             listener.close()
 
     async def handle_request(self, reader, writer):
-        import asyncio
-
         if self.reaper is None or self.reaper.done():
             self.reaper = asyncio.create_task(self.reap())
         try:
@@ -110,68 +128,265 @@ class BoxServer(Microdot):
         finally:
             await self.gate.__aexit__(None, None, None)
 
+    def take_slot(self):
+        for slot in self.slots:
+            if not slot.busy:
+                slot.busy = True
+                return slot
+        slot = _Slot()  # more connections at once than the gate lets through (direct calls)
+        slot.busy = True
+        self.slots.append(slot)
+        return slot
+
     async def serve(self, reader, writer):
-        import asyncio
-        import time
-
-        entry = [time.ticks_ms(), asyncio.current_task()]
-        self.reading.append(entry)
+        self.served += 1
+        slot = self.take_slot()
+        slot.started = time.ticks_ms()
+        slot.task = asyncio.current_task()  # reap() may cancel it while the request is being read
         try:
-            request = await Request.create(self, _Head(reader), writer, writer.get_extra_info("peername"))
-        except asyncio.CancelledError:
-            request = False  # too slow (see reap): cut off without an answer
-        except MemoryError:
-            request = MemoryError  # not the phone's fault: it is told to try again (below)
-        except Exception:  # noqa: BLE001 - unreadable request: microdot answers 400 for None
-            request = None
+            try:
+                end = await _fill(slot, reader)
+                if end and _scan(slot, end) and self.box is not None and \
+                        _polled_version(slot.buf) == self.box.version:
+                    request = _IDLE
+                    if self.idle_version != self.box.version:
+                        await self.build_idle_answer()
+                else:
+                    head = _Head(reader, bytes(slot.view[:slot.used]))
+                    request = await Request.create(self, head, writer, writer.get_extra_info("peername"))
+            except asyncio.CancelledError:
+                request = False  # too slow (see reap): cut off without an answer
+            except MemoryError:
+                request = MemoryError  # not the phone's fault: it is told to try again (below)
+            except Exception:  # noqa: BLE001 - unreadable request: microdot answers 400 for None
+                request = None
+            finally:
+                slot.task = None  # read (or cut off): no longer the reaper's
+            try:
+                if request is _IDLE:
+                    await writer.awrite(self.idle_answer)
+                elif request is MemoryError:
+                    await writer.awrite(BUSY_ANSWER)
+                elif request is not False:
+                    async with self.answering:
+                        self.current = slot
+                        try:
+                            response = await self.dispatch_request(request)
+                            out = _Segments(writer)
+                            await response.write(out)
+                            await out.flush()
+                        finally:
+                            self.current = None
+            except OSError:
+                pass  # the phone went away mid-answer
+            except Exception as exc:  # noqa: BLE001 - e.g. a MemoryError mid-answer: log it, keep serving
+                sys.print_exception(exc)
+            finally:
+                await _close(writer)  # always: a socket left open would hold one of lwIP's five
         finally:
-            self.reading.remove(entry)
-        try:
-            if request is MemoryError:
-                await writer.awrite(BUSY_ANSWER)
-            elif request is not False:
-                async with self.answering:
-                    response = await self.dispatch_request(request)
-                    out = _Segments(writer)
-                    await response.write(out)
-                    await out.flush()
-        except OSError:
-            pass  # the phone went away mid-answer
-        except Exception as exc:  # noqa: BLE001 - e.g. a MemoryError mid-answer: log it, keep serving
-            import sys
+            slot.busy = False
 
-            sys.print_exception(exc)
-        finally:
-            await _close(writer)  # always: a socket left open would hold one of lwIP's five
+    async def build_idle_answer(self):
+        """The answer to a poll that finds nothing new, written by microdot as the state route
+        would answer it (with every after-request header), kept as bytes until the version moves on."""
+        version = self.box.version
+        self.idle_answer = b""  # the old one's heap back first
+        response = Response(idle_body(version), 200, {"Content-Type": "application/json"})
+        _finish(response)
+        out = _Collect()
+        await response.write(out)
+        self.idle_answer = bytes(out.data)
+        self.idle_version = version
 
     async def reap(self):
         """Cuts off the connections too slow to send their request (see REQUEST_MS and BUSY_MS)."""
-        import asyncio
-        import time
-
         while True:
             await asyncio.sleep_ms(REAP_MS)
             now = time.ticks_ms()
             full = self.gate.active >= self.gate.limit
-            for entry in self.reading:
-                age = time.ticks_diff(now, entry[0])
-                if entry[1] is not None and (age > REQUEST_MS or (full and age > BUSY_MS)):
-                    entry[1].cancel()
-                    entry[1] = None  # cancelled once
+            for slot in self.slots:
+                _reap(slot, now, full)
+
+
+_IDLE = object()  # serve(): the request is an idle poll, answered with the prebuilt answer
+
+
+def _reap(slot, now, full):
+    if slot.task is not None:
+        age = time.ticks_diff(now, slot.started)
+        if age > REQUEST_MS or (full and age > BUSY_MS):
+            slot.task.cancel()
+            slot.task = None  # cancelled once
+
+
+def idle_body(version):
+    return '{"v":%d}' % version
+
+
+def _finish(response):
+    """Every answer closes its connection (lwIP serves five) and is never cached by the browser."""
+    response.headers["Connection"] = "close"
+    response.headers["Cache-Control"] = "no-store"
+
+
+class _Slot:
+    """One connection being served: its request head is read into `buf`, made once and reused
+    (reading a request then allocates nothing), and the reaper's deadline (`started`, `task`)."""
+
+    def __init__(self):
+        self.buf = bytearray(SLOT_BYTES)
+        self.view = memoryview(self.buf)
+        self.used = 0  # bytes read into buf
+        self.busy = False
+        self.started = 0
+        self.task = None  # the task reading the request, while it is read
+        # Where the X-Seat-Token header's value is in buf (see _scan); length -1: not looked at
+        # (a head too large for buf), microdot's header is used instead.
+        self.token_at = 0
+        self.token_len = -1
+
+
+async def _fill(slot, stream):
+    """Reads the request into slot.buf until the blank line that ends its head. Returns the head's
+    length, or 0 when it does not fit in buf or the stream ended first (microdot reads on)."""
+    buf = slot.buf
+    slot.used = 0
+    slot.token_len = -1
+    line = 0  # where the first line not looked at yet begins
+    while slot.used < SLOT_BYTES:
+        used = slot.used
+        got = await stream.readinto(slot.view[used:] if used else buf)
+        if got is None:
+            continue  # woken with nothing to read yet (a non-blocking socket's EAGAIN): wait again
+        if not got:
+            break
+        used += got
+        slot.used = used
+        while True:
+            stop = buf.find(b"\n", line, used) + 1
+            if not stop:
+                break
+            if line and _blank(buf, line, stop):
+                return stop  # microdot ends the head at the first line that is blank once stripped
+            line = stop
+    return 0
+
+
+def _space(c):
+    return c == 32 or 9 <= c <= 13  # what bytes.strip() removes: space, \t \n \v \f \r
+
+
+def _blank(buf, start, stop):
+    while start < stop:
+        if not _space(buf[start]):
+            return False
+        start += 1
+    return True
+
+
+def _is_name(buf, start, stop, name):
+    """buf[start:stop] is `name` (lower case), ignoring ASCII case, as bytes.lower() would."""
+    if stop - start != len(name):
+        return False
+    for i in range(len(name)):
+        c = buf[start + i]
+        if 65 <= c <= 90:
+            c += 32
+        if c != name[i]:
+            return False
+    return True
+
+
+def _ascii(buf, start, stop):
+    while start < stop:
+        if buf[start] > 127:
+            return False
+        start += 1
+    return True
+
+
+def _scan(slot, end):
+    """Looks at the whole head in slot.buf[:end] as _Head and microdot would read it, allocating
+    nothing. Notes where the X-Seat-Token value microdot would give is (token_at, token_len; length 0:
+    none). True when the head's headers are ones microdot takes and none of them changes the
+    answer to an idle poll (Content-Length, Content-Type), so that answer may be given."""
+    buf = slot.buf
+    slot.token_len = 0
+    plain = True
+    start = buf.find(b"\n", 0, end) + 1  # past the request line
+    while start < end:
+        stop = buf.find(b"\n", start, end) + 1
+        first = start
+        while first < stop and _space(buf[first]):
+            first += 1
+        if first == stop:
+            break  # the blank line: the end of the head
+        colon = buf.find(b":", start, stop)
+        if colon < 0:
+            return False  # a header line without a colon: microdot refuses the request (400)
+        last = colon
+        while last > first and _space(buf[last - 1]):
+            last -= 1
+        if _is_name(buf, first, last, KEPT_HEADERS[2]):
+            if not _ascii(buf, start, stop):
+                plain = False  # microdot decodes the line as UTF-8: it decides what is wrong with it
+            if last == colon:  # "X-Seat-Token :" reaches microdot under another name
+                value = colon + 1
+                close = stop
+                while value < close and _space(buf[value]):
+                    value += 1
+                while close > value and _space(buf[close - 1]):
+                    close -= 1
+                slot.token_at = value  # the last one counts, as in microdot's headers
+                slot.token_len = close - value
+        elif _is_name(buf, first, last, KEPT_HEADERS[0]) or _is_name(buf, first, last, KEPT_HEADERS[1]):
+            plain = False
+        start = stop
+    return plain
+
+
+def _polled_version(buf):
+    """N when buf begins with the request line `GET /api/state?v=N HTTP/1.x`, written as str(N)
+    would write it; else -1."""
+    if buf.find(_IDLE_POLL, 0, len(_IDLE_POLL)) != 0:
+        return -1
+    at = len(_IDLE_POLL)
+    version = 0
+    while at - len(_IDLE_POLL) < _VERSION_DIGITS and 48 <= buf[at] <= 57:
+        if buf[at] == 48 and version == 0:
+            return -1  # a leading zero: microdot compares the text, "05" is not "5"
+        version = version * 10 + buf[at] - 48
+        at += 1
+    if at == len(_IDLE_POLL) or buf.find(b" HTTP/1.", at, at + 8) != at or buf[at + 8] not in (48, 49):
+        return -1
+    at += 9
+    if buf[at] == 13:
+        at += 1
+    return version if buf[at] == 10 else -1
+
+
+class _Collect:
+    """Gathers an answer microdot writes (the prebuilt idle answer)."""
+
+    def __init__(self):
+        self.data = bytearray()
+
+    async def awrite(self, data):
+        self.data.extend(data)
 
 
 class _Head:
     """The connection's stream as microdot reads it, with the request line and headers limited to
     HEAD_BYTES in all: a flood of headers (or a line with no end) is refused before it fills the
-    heap. The body's size is limited by Request.max_body_length.
+    heap. The body's size is limited by Request.max_body_length. `rest`: what serve() already read.
 
     Only the headers in KEPT_HEADERS reach microdot; a phone's browser sends a dozen more (about
     600 bytes) that nothing here reads, and five requests are read side by side."""
 
-    def __init__(self, stream):
+    def __init__(self, stream, rest=b""):
         self.stream = stream
         self.left = HEAD_BYTES
-        self.rest = b""
+        self.rest = rest
         self.lines = 0
 
     async def readline(self):
@@ -199,6 +414,8 @@ class _Head:
                 self.rest = b""
                 break
             line += more
+        if len(line) > self.left or len(line) > Request.max_readline:
+            raise ValueError("the request head is too large")
         self.left -= len(line)
         return line
 
@@ -246,8 +463,6 @@ def _each(chunks):
 
 def _readable(sock):
     """Awaited: wakes when `sock` has something to read (as asyncio's own streams wait)."""
-    from asyncio import core
-
     yield core._io_queue.queue_read(sock)
 
 
@@ -271,9 +486,14 @@ def read_json(request):
 
 def make_app(box, board):
     app = BoxServer(board.tcp_gate)
+    app.box = box  # idle polls are answered before microdot (BoxServer.serve)
     page_url = board.page_url()
 
     def seat_of(request):
+        slot = app.current
+        if slot is not None and slot.token_len >= 0:
+            # The token's bytes where serve() read them: compared in place, nothing allocated.
+            return box.seats.seat_of(slot.buf, slot.token_at, slot.token_len)
         return box.seats.seat_of(request.headers.get(TOKEN_HEADER))
 
     def need_seat(request):
@@ -284,8 +504,7 @@ def make_app(box, board):
 
     @app.after_request
     async def close_connection(request, response):
-        response.headers["Connection"] = "close"
-        response.headers["Cache-Control"] = "no-store"
+        _finish(response)
         return response
 
     @app.after_error_request
@@ -334,7 +553,7 @@ def make_app(box, board):
         seat = seat_of(request)
         known = request.args.get("v")
         if known is not None and known == str(box.version):
-            return '{"v":%d}' % box.version, 200, {"Content-Type": "application/json"}
+            return idle_body(box.version), 200, {"Content-Type": "application/json"}
         chunks = box.view_chunks(seat)
         # The length up front: an answer cut short (the heap ran out mid-way) is then seen as broken.
         length = sum(len(chunk) for chunk in chunks)
@@ -350,19 +569,22 @@ def make_app(box, board):
             code = code.strip()
         return box.rejoin(code)
 
-    def allocation(request):
+    def move(request):
+        """Any game's move: {"move": name, "args": {...}, "seq": moves seen (optional)}."""
         seat = need_seat(request)
         data = read_json(request)
-        ready = data.get("ready", True)
-        if ready is not True and ready is not False:
-            raise Refused(400, "ready must be true or false")
-        version = box.allocate(seat, data.get("allocation"), ready)
-        return {"ok": True, "v": version}
+        name = data.get("move")
+        args = data.get("args", {})
+        seq = data.get("seq")
+        if not isinstance(name, str):
+            raise Refused(400, "say which move: {\"move\": name, \"args\": {...}}")
+        if not isinstance(args, dict):
+            raise Refused(400, "a move's args must be an object")
+        if seq is not None and type(seq) is not int:
+            raise Refused(400, "seq must be a whole number")
+        return {"ok": True, "v": box.move(seat, name, args, seq)}
 
-    def unready(request):
-        return {"ok": True, "v": box.unready(need_seat(request))}
-
-    actions = {"join": join, "rejoin": rejoin, "allocation": allocation, "unready": unready}
+    actions = {"join": join, "rejoin": rejoin, "move": move}
 
     # One route for every POST: each microdot route costs about 400 bytes of heap.
     @app.post("/api/<action>")

@@ -397,7 +397,7 @@
     sending = true;
     setText('allocErr', '');
     renderAlloc();
-    api('POST', '/api/allocation', { allocation: draft.slice(), ready: true }).then(function (r) {
+    api('POST', '/api/move', { move: 'allocate', args: { allocation: draft.slice(), ready: true } }).then(function (r) {
       sending = false;
       if (r.status !== 200) setText('allocErr', failure(r));
       if (r.status !== 0 && r.status !== 400) refresh();
@@ -409,7 +409,7 @@
     var b = $('change');
     b.disabled = true;
     setText('lockErr', '');
-    api('POST', '/api/unready', {}).then(function (r) {
+    api('POST', '/api/move', { move: 'unready', args: {} }).then(function (r) {
       b.disabled = false;
       if (r.status !== 200) setText('lockErr', failure(r));
       if (r.status) refresh();

@@ -5,20 +5,19 @@ import json
 import os
 
 import board as board_module
+from tidebox import screens
 from tidebox.box import Box
-from tidebox.games import token_tide
 from tidebox.games.seeded import Seeded
 from tidebox.reader import QrImages, Reader
-from tidebox.games.token_tide.flow import TideFlow
 from tidebox.storage import Storage
 
 folder = os.getenv("TIDEBOX_STATE_DIR")
 board = board_module.make_board()
 rng = Seeded(1)
 board.urandom = lambda n: bytes(rng.below(256) for _ in range(n))  # deterministic tokens and codes
-box = Box(board, Storage(folder), token_tide)
+box = Box(board, Storage(folder))
 box.password = "txk2xdfnrqgt"
-reader = Reader(box, board.display, None, TideFlow)
+reader = Reader(box, board.display, None)
 try:
     from tidebox import join_qr
 
@@ -28,82 +27,78 @@ except ImportError:
 frames = {}
 
 
-def snap(label, screen=None, now=0):
-    if screen:
-        reader.screen = screen
+def snap(label, screen=None, now=0, **fields):
+    """Draw `screen` (a screen object, or the reader's current top) and keep the frame."""
+    if screen is not None:
+        for key, value in fields.items():
+            setattr(screen, key, value)
+        reader.stack = [screen]
     reader.draw(now)
     frames[label] = binascii.hexlify(board.display.buffer).decode()
 
 
-snap("splash", "splash")
+snap("splash", screens.Splash(reader))
+snap("choose", screens.ChooseGame(reader))
+box.choose_game("token_tide")
+reader.load_flow()
+flow = reader.flow
 for i in range(4):
-    reader.page = i
-    snap("join_%d" % i, "join")
-reader.page = 0
+    snap("join_%d" % i, screens.Join(reader), page=i)
 for name in ("Ada", "Bo", "Cy", "Di", "Eve"):
     box.join(name)
+snap("choose_players", screens.ChooseGame(reader), cursor=2)
 for i in range(4):
-    reader.page = i
-    snap("join_players_%d" % i, "join")
-reader.page = 0
-reader.cursor = 0
-snap("join_menu", "join_menu")
-reader.name = "ZOE"
-reader.char = 3
-snap("name_entry", "name_entry")
+    snap("join_players_%d" % i, screens.Join(reader), page=i)
+reader.stack = [screens.Join(reader)]
+reader.press("A", "short")  # the players menu
+snap("join_menu")
+entry = screens.NameEntry(reader)
+snap("name_entry", entry, text="ZOE", char=3)
 box.to_setup()
-reader.cursor = 1
-snap("setup", "setup")
-box.options["deck"] = 1
+snap("setup", screens.Setup(reader), cursor=1)
+box.options["deck"] = "numbered"
 box.start_game()
-snap("card", "card")
-snap("resume", "resume")
-box.options["timer"] = 0
-box.start_timer()
+snap("card", flow.Card(reader))
+snap("resume", screens.Resume(reader))
+box.start_timer(45)
 now = board.ticks_ms()
-snap("allocate_start", "allocate", now)
-box.allocate(0, [4, 1, 2])
-box.allocate(2, [1, 3, 3])
-snap("allocate_waiting", "allocate", now + 14500)
-snap("allocate_time", "allocate", now + 50000)
+snap("allocate_start", flow.Allocate(reader), now)
+
+
+def allocate(seat, allocation):
+    box.move(seat, "allocate", {"allocation": allocation, "ready": True})
+
+
+allocate(0, [4, 1, 2])
+allocate(2, [1, 3, 3])
+snap("allocate_waiting", flow.Allocate(reader), now + 14500)
+snap("allocate_time", flow.Allocate(reader), now + 50000)
 reader.message = "Waiting for 3"
-snap("allocate_message", "allocate", now + 50000)
+snap("allocate_message", flow.Allocate(reader), now + 50000)
 reader.message = ""
-box.allocate(1, [3, 1, 3])
-box.allocate(3, [0, 6, 1])
-box.allocate(4, [7, 0, 0])
-snap("allocate_ready", "allocate", now + 20000)
+allocate(1, [3, 1, 3])
+allocate(3, [0, 6, 1])
+allocate(4, [7, 0, 0])
+snap("allocate_ready", flow.Allocate(reader), now + 20000)
 box.countdown.stop()
-snap("allocate_no_timer", "allocate", now)
-reader.cursor = 1
-snap("menu", "menu")
-reader.pick = 2
-reader.action = "drop"
-snap("pick_seat", "pick_seat")
-reader.confirm = ("Drop Cy?", None, "menu")
-snap("confirm", "confirm")
-reader.code = "482913"
-snap("show_code", "show_code")
-snap("handoff", "handoff")
-reader.entry = [2, 1, 3]
-reader.cursor = 2
-snap("entry", "entry")
-reader.entry = [4, 1, 2]
-snap("entry_full", "entry")
-snap("entered", "entered")
-box.reveal()
+snap("allocate_no_timer", flow.Allocate(reader), now)
+snap("menu", screens.in_game_menu(reader), cursor=1)
+snap("pick_seat", screens.PickSeat(reader, "Drop who?", None), pick=2)
+snap("confirm", screens.Confirm(reader, "Drop Cy?", None))
+snap("show_code", screens.ShowCode(reader, 2, "482913"))
+snap("handoff", screens.Handoff(reader, 2, None))
+snap("entry", flow.Entry(reader, 2), entry=[2, 1, 3], cursor=2)
+snap("entry_full", flow.Entry(reader, 2), entry=[4, 1, 2], cursor=2)
+snap("entered", screens.Entered(reader, 2))
+box.move(None, "reveal")
 for step in range(6):
-    reader.step = step
-    reader.page = 0
-    snap("reveal_%d" % step, "reveal")
+    snap("reveal_%d" % step, flow.Reveal(reader), step=step)
 for _ in range(5):
-    box.next_round()
+    box.move(None, "next_round")
     for seat in range(5):
-        box.allocate(seat, [seat % 3 + 1, 3, 3 - seat % 3])
-    box.reveal()
-box.next_round()
-reader.step = 0
-snap("final_winner", "final")
-reader.step = 1
-snap("final_standings", "final")
+        allocate(seat, [seat % 3 + 1, 3, 3 - seat % 3])
+    box.move(None, "reveal")
+box.move(None, "next_round")
+snap("final_winner", flow.Final(reader), step=0)
+snap("final_standings", flow.Final(reader), step=1)
 print(json.dumps(frames))

@@ -1,1 +1,43 @@
-# The games the box can host. Each is a module of pure rules (no I/O, no clock, no hardware).
+# The games the box hosts: one package per game beside this file, each holding
+#   rules.py    pure rules: data and functions, no I/O, no clock, no hardware, no global random
+#               (the names every game offers are listed in the README, "Adding a game")
+#   flow.py     the game's screens on the box as screen objects (what A, B and C do)
+#   screens.py  drawing those screens on the OLED
+#   page.js     its part of the phones' page
+# Importing a game's package imports its rules only; the reader imports the flow when the game is
+# chosen, and choosing another game unloads the previous one's modules (heap is the product).
+#
+# Adding a game: write its package, then add one line here.
+import sys
+
+GAMES = (
+    ("token_tide", "Token Tide"),
+    ("quiet_dividend", "Quiet Dividend"),
+    ("paper_current", "Paper Current"),
+)
+
+
+def title(game_id):
+    for known, name in GAMES:
+        if known == game_id:
+            return name
+    raise ValueError("unknown game")
+
+
+def load(game_id, part="rules"):
+    """The game's `rules` (or `flow`) module, imported on first use."""
+    title(game_id)  # only registered games
+    name = "tidebox.games.%s.%s" % (game_id, part)
+    __import__(name)
+    return sys.modules[name]
+
+
+def unload(game_id):
+    """Forget a game's modules so their code and data can be collected."""
+    prefix = "tidebox.games." + game_id
+    for name in list(sys.modules):
+        if name == prefix or name.startswith(prefix + "."):
+            del sys.modules[name]
+    package = sys.modules.get("tidebox.games")
+    if package is not None and game_id in package.__dict__:
+        delattr(package, game_id)

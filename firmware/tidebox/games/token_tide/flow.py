@@ -1,128 +1,178 @@
-# Token Tide's part of the reader's flow: setup, the tide card, the allocation countdown, the stepped
-# reveal, the end, and a player's private entry on the box. The box's own screens (joining, menus,
-# confirmations) are in reader.py; a second game brings its own flow module and screens module.
-from tidebox.games.token_tide import screens as tide_screens
+# Token Tide on the box: the tide card, the allocation countdown, the stepped reveal, the end, and a
+# player's private entry on the box, as screen objects on the reader's stack (see tidebox/reader.py).
+# The box's own screens (joining, setup, menus, confirmations) are in tidebox/screens.py.
 from tidebox.box import OVER
 from tidebox.buttons import LONG
-from tidebox.games import token_tide as game
-from tidebox.games.token_tide.screens import REVEAL_STEPS
+from tidebox.games.token_tide import rules as game
+from tidebox.games.token_tide import screens as draws
+from tidebox.screens import Entered, Handoff, PickSeat, Screen, in_game_menu
 
 
-class TideFlow:
-    screens = tide_screens  # draws this game's screens (draw_<screen>)
+def home(reader):
+    """The screen for the game's phase (after a resume, a menu or an action)."""
+    box = reader.box
+    if box.phase == OVER:
+        return Final(reader)
+    state = box.state
+    if state["phase"] == game.PHASE_REVEALED:
+        return Reveal(reader)
+    if box.countdown.running() or not box.to_act():
+        return Allocate(reader)
+    return Card(reader)
+
+
+def progress(state):
+    """One line for the resume screen."""
+    return draws.round_label(state)
+
+
+def menu_items(reader):
+    """The game's items in the reader's in-game menu."""
+    box = reader.box
+
+    def enter():
+        waiting = box.to_act()
+        reader.push(PickSeat(reader, "Enter for?", lambda seat: reader.push(
+            Handoff(reader, seat, lambda: Entry(reader, seat))), seats=waiting or None))
+
+    return [("Enter on box", enter)]
+
+
+class Card(Screen):
+    name = "card"
+
+    def draw(self, fb, now):
+        draws.draw_card(fb, self, now)
+
+    def press(self, button, kind):
+        r = self.reader
+        if button == "A":
+            r.push(in_game_menu(r))
+        elif button == "C":
+            r.stop_flash()
+            self.box.start_timer(self.box.options["timer"])
+            r.replace(Allocate(r))
+
+
+class Allocate(Screen):
+    name = "allocate"
+    counts_down = True  # redrawn every second; flashes when the countdown reaches zero
+
+    def draw(self, fb, now):
+        draws.draw_allocate(fb, self, now)
+
+    def press(self, button, kind):
+        r = self.reader
+        box = self.box
+        if button == "A":
+            r.push(in_game_menu(r))
+        elif button == "B":
+            if box.extend_timer():
+                r.stop_flash()
+        elif button == "C":
+            waiting = box.to_act()
+            if waiting:
+                r.message = "Waiting for %d" % len(waiting)
+                return
+            r.stop_flash()
+            box.move(None, "reveal")
+            box.countdown.stop()
+            r.replace(Reveal(r))
+
+
+class Reveal(Screen):
+    """The stepped reveal (draws.REVEAL_STEPS), paged where a step has many lines."""
+
+    name = "reveal"
 
     def __init__(self, reader):
-        self.reader = reader
+        super().__init__(reader)
+        self.step = 0
 
-    def on_setup(self, button, kind):
-        r = self.reader
-        options = r.box.options
+    def draw(self, fb, now):
+        draws.draw_reveal(fb, self, now)
+
+    def press(self, button, kind):
+        last = self.box.state["last"]
+        pages = draws.reveal_pages(self, last)
         if button == "A":
-            if kind == LONG:
-                r.box.back_to_join()
-                r.go("join")
-                return
-            r.cursor = (r.cursor + 1) % 4
-        elif button == "B":
-            if r.cursor == 0:
-                options["deck"] = (options["deck"] + 1) % 3
-            elif r.cursor == 1:
-                options["timer"] = (options["timer"] + 1) % 5
-            elif r.cursor == 2:
-                r.pick = options["reader"]
-                r.next_seat()
-                options["reader"] = r.pick
+            if self.page > 0:
+                self.page -= 1
+            elif self.step > 0:
+                self.step -= 1
+                self.page = draws.reveal_pages(self, last) - 1
+        elif button == "C":
+            if self.page + 1 < pages:
+                self.page += 1
+            elif self.step + 1 < len(draws.REVEAL_STEPS):
+                self.step += 1
+                self.page = 0
             else:
-                options["practice"] = not options["practice"]
-        elif button == "C":
-            r.box.start_game()
-            r.go("card")
+                self.box.move(None, "next_round")
+                self.reader.home()
 
-    def on_card(self, button, kind):
-        r = self.reader
-        if button == "A":
-            r.go("menu")
-        elif button == "C":
-            r.expired_at = None
-            r.box.start_timer()
-            r.go("allocate")
 
-    def on_allocate(self, button, kind):
-        r = self.reader
-        if button == "A":
-            r.go("menu")
-        elif button == "B":
-            if r.box.extend_timer():
-                r.expired_at = None
-                r.fb.invert(0)
-        elif button == "C":
-            if not r.box.all_ready():
-                waiting = len(game.waiting_for(r.box.state))
-                r.message = "Waiting for %d" % waiting
-                return
-            r.expired_at = None
-            r.fb.invert(0)
-            r.box.reveal()
-            r.step = 0
-            r.go("reveal")
+class Final(Screen):
+    """The winners, then the final standings; then "New game?" keeps the table."""
 
-    def on_reveal(self, button, kind):
-        r = self.reader
-        last = r.box.state["last"]
-        pages = tide_screens.reveal_pages(r, last)
-        if button == "A":
-            if r.page > 0:
-                r.page -= 1
-            elif r.step > 0:
-                r.step -= 1
-                r.page = tide_screens.reveal_pages(r, last) - 1
-        elif button == "C":
-            if r.page + 1 < pages:
-                r.page += 1
-            elif r.step + 1 < len(REVEAL_STEPS):
-                r.step += 1
-                r.page = 0
-            else:
-                r.box.next_round()
-                r.step = 0
-                r.go("final" if r.box.phase == OVER else "card")
+    name = "final"
 
-    def on_final(self, button, kind):
+    def __init__(self, reader):
+        super().__init__(reader)
+        self.step = 0
+
+    def draw(self, fb, now):
+        draws.draw_final(fb, self, now)
+
+    def press(self, button, kind):
         r = self.reader
         if button == "C":
-            if r.step == 0:
-                r.step = 1
-                r.page = 0
+            if self.step == 0:
+                self.step = 1
+                self.page = 0
             else:
-                _, pages = tide_screens.standings_page(r)
-                if r.page + 1 < pages:
-                    r.page += 1
+                _, pages = draws.standings_page(self)
+                if self.page + 1 < pages:
+                    self.page += 1
                 else:
-                    r.ask("New game?", self.new_game, "final")
+                    r.ask("New game?", self.new_game)
         elif button == "A":
-            r.step = 0
-            r.page = 0
+            self.step = 0
+            self.page = 0
 
     def new_game(self):
-        r = self.reader
-        r.step = 0
-        r.box.new_game()
-        r.go("join")
+        self.box.new_game()
+        self.reader.home()
 
-    def on_entry(self, button, kind):
+
+class Entry(Screen):
+    """A player without a phone sets Beacon, Grove and Mooring on the box, privately."""
+
+    name = "entry"
+
+    def __init__(self, reader, seat):
+        super().__init__(reader)
+        self.pick = seat
+        mine = self.box.state["hidden"][seat]
+        self.entry = list(mine) if mine else [0, 0, 0]
+
+    def draw(self, fb, now):
+        draws.draw_entry(fb, self, now)
+
+    def press(self, button, kind):
         r = self.reader
         if button == "A":
-            r.cursor = (r.cursor + 1) % 3
+            self.cursor = (self.cursor + 1) % 3
         elif button == "B":
-            r.entry[r.cursor] = (r.entry[r.cursor] + 1) % (game.COUNTERS + 1)
+            self.entry[self.cursor] = (self.entry[self.cursor] + 1) % (game.COUNTERS + 1)
         elif button == "C":
             if kind == LONG:
-                r.entry = [0, 0, 0]  # leave without saving; numbers wiped from memory
-                r.go(r.home())
+                self.entry = [0, 0, 0]  # leave without saving; numbers wiped from memory
+                r.home()
                 return
-            if sum(r.entry) != game.COUNTERS:
-                r.message = "%d of 7 left" % (game.COUNTERS - sum(r.entry))
+            if sum(self.entry) != game.COUNTERS:
+                r.message = "%d of 7 left" % (game.COUNTERS - sum(self.entry))
                 return
-            r.box.allocate(r.pick, list(r.entry), True)
-            r.entry = [0, 0, 0]  # hide the numbers again at once
-            r.go("entered")
+            self.box.move(self.pick, "allocate", {"allocation": list(self.entry), "ready": True})
+            self.entry = [0, 0, 0]  # hide the numbers again at once
+            r.replace(Entered(r, self.pick))

@@ -1,8 +1,8 @@
-# Token Tide's screens: setup, the tide card, the allocation countdown, the stepped reveal, the end.
-from tidebox import draw, timer
-from tidebox.games import token_tide as game
+# Token Tide's screens, drawn (flow.py handles their buttons): the tide card, the allocation
+# countdown, the stepped reveal, the end, private entry on the box.
+from tidebox import draw
+from tidebox.games.token_tide import rules as game
 
-DECK_LABELS = ("Shuffled", "Numbered", "Short (4)")
 PAGE = 5  # list lines between the title and the hints
 # The reveal, stepped through by the reader (the host notes: winning quantities first).
 REVEAL_STEPS = ("quantities", "beacon", "grove", "mooring", "points", "standings")
@@ -10,21 +10,6 @@ REVEAL_STEPS = ("quantities", "beacon", "grove", "mooring", "points", "standings
 
 def _names(box):
     return box.seats.names
-
-
-def draw_setup(fb, r, now):
-    box = r.box
-    o = box.options
-    seconds = timer.TIMER_CHOICES[o["timer"] % len(timer.TIMER_CHOICES)]
-    lines = [
-        "Deck " + DECK_LABELS[o["deck"] % 3],
-        "Timer " + ("%d s" % seconds if seconds else "off"),
-        "Reader " + _names(box)[o["reader"]],
-        "Practice " + ("yes" if o["practice"] else "no"),
-    ]
-    draw.title(fb, "Setup")
-    draw.rows(fb, lines, y=12, step=10, cursor=r.cursor)
-    draw.hints_or_message(fb, r.message, "next", "edit", "go")
 
 
 def round_label(state):

@@ -1,0 +1,425 @@
+"""The phones' flow, written once for every browser engine.
+
+A test talks to a phone through a small `Phone` adapter: find a control by its role and exact
+accessible name (as the engine's own accessibility code computes it), click, type, reload, and wait
+for text, visibility or a value. `PlaywrightPhone` wraps a Playwright page (Chromium); WebKit's
+adapter is in tests/webkit_driver.py (Selenium and WebKitWebDriver). The steps below (join, place
+counters, lock, the reveal, the final standings, the reader's buttons) take either a Playwright page
+or a Phone, so the Chromium tests and the WebKit tests share one description of the flow.
+
+PYTEST_DONT_REWRITE (test modules import helpers from here before pytest loads its plugins)
+"""
+
+import json
+import re
+import time
+from pathlib import Path
+
+from tidebox.games import token_tide as tt
+
+ISLANDS = ("Beacon", "Grove", "Mooring")
+WAIT_S = 10.0  # a MicroPython box and several phones on a small CI machine: be patient
+
+# What a control must measure on a phone, and how wide the page may be: one script for every engine.
+LAYOUT_JS = """() => {
+  const vis = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const small = [];
+  document.querySelectorAll('button, input, summary').forEach(e => {
+    if (!vis(e)) return;
+    const r = e.getBoundingClientRect();
+    if (r.width < 44 || r.height < 44) small.push(e.outerHTML.slice(0, 60) + ' ' + r.width + 'x' + r.height);
+  });
+  return {scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, small: small};
+}"""
+
+# Everything a phone's page holds, apart from its own code: the markup and text (hidden parts
+# included), what the input fields hold, and what it keeps in storage.
+PAGE_CONTENT_JS = """() => {
+  const doc = document.documentElement.cloneNode(true);
+  doc.querySelectorAll('script, style').forEach(e => e.remove());
+  return {
+    html: doc.outerHTML,
+    text: doc.textContent,
+    inputs: Array.from(document.querySelectorAll('input')).map(i => i.value).join('|'),
+    storage: JSON.stringify(localStorage) + JSON.stringify(sessionStorage),
+  };
+}"""
+
+
+def wait_until(check, message, timeout=WAIT_S):
+    """Polls `check()` until it returns something true; fails with `message` at the deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(message() if callable(message) else message)
+        time.sleep(0.03)
+
+
+def norm(text):
+    return re.sub(r"\s+", " ", text or "").strip()
+
+
+def text_matches(actual, expected):
+    """Playwright's to_have_text rules: a string is compared with normalised whitespace, a regex
+    searched in the raw text, a list matched element by element."""
+    if isinstance(expected, (list, tuple)):
+        return len(actual) == len(expected) and all(text_matches([a], e) for a, e in zip(actual, expected))
+    if len(actual) != 1:
+        return False
+    if isinstance(expected, re.Pattern):
+        return expected.search(actual[0]) is not None
+    return norm(actual[0]) == norm(expected)
+
+
+class Phone:
+    """What a test does with a phone's page, whatever drives it. Subclasses provide the primitives
+    (`_find`, `js`, `call`, `reload`, ...); the waits are written once here."""
+
+    engine = "?"
+
+    def call(self, function_source):
+        """Runs a JS function `() => ...` in the page and returns its result."""
+        raise NotImplementedError
+
+    def texts(self, css):
+        return self.call("() => Array.from(document.querySelectorAll(%s)).map(e => e.textContent)"
+                         % json.dumps(css))
+
+    def shown(self, css):
+        """Whether the (single) element is visible: it has a box and is not visibility:hidden."""
+        return self.call("""() => { const e = document.querySelector(%s);
+            return !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'; }"""
+                         % json.dumps(css))
+
+    def expect_text(self, css, expected, timeout=WAIT_S):
+        wait_until(lambda: text_matches(self.texts(css), expected),
+                   lambda: "%s on %s: %r, expected %r" % (css, self.engine, self.texts(css), expected),
+                   timeout)
+
+    def expect_visible(self, css, timeout=WAIT_S):
+        wait_until(lambda: self.shown(css), "%s is not visible on %s" % (css, self.engine), timeout)
+
+    def expect_hidden(self, css, timeout=WAIT_S):
+        wait_until(lambda: not self.shown(css), "%s is still visible on %s" % (css, self.engine), timeout)
+
+    def expect_count(self, css, n, timeout=WAIT_S):
+        wait_until(lambda: len(self.texts(css)) == n,
+                   lambda: "%s: %d elements, expected %d" % (css, len(self.texts(css)), n), timeout)
+
+    def layout(self):
+        return self.call(LAYOUT_JS)
+
+    def page_content(self):
+        return self.call(PAGE_CONTENT_JS)
+
+    def token(self):
+        return self.call("() => localStorage.getItem('tidebox.token')")
+
+
+class PlaywrightPhone(Phone):
+    """A Playwright page (headless Chromium); waits use Playwright's own expect()."""
+
+    engine = "chromium"
+
+    def __init__(self, page):
+        self.page = page
+
+    def _control(self, role, name):
+        return self.page.get_by_role(role, name=name, exact=True)
+
+    def call(self, function_source):
+        return self.page.evaluate(function_source)
+
+    def goto(self, url):
+        self.page.goto(url)
+
+    def reload(self):
+        self.page.reload()
+
+    def click(self, role, name):
+        self._control(role, name).click()
+
+    def fill(self, role, name, text):
+        self._control(role, name).fill(text)
+
+    def expect_control(self, role, name, visible=True, enabled=None, value=None):
+        from playwright.sync_api import expect
+
+        control = self._control(role, name)
+        if not visible:
+            expect(control).to_be_hidden()
+            return
+        expect(control).to_be_visible()
+        if enabled is not None:
+            (expect(control).to_be_enabled if enabled else expect(control).to_be_disabled)()
+        if value is not None:
+            expect(control).to_have_value(value)
+
+    def expect_text(self, css, expected, timeout=WAIT_S):
+        from playwright.sync_api import expect
+
+        expect(self.page.locator(css)).to_have_text(expected, timeout=timeout * 1000)
+
+    def expect_visible(self, css, timeout=WAIT_S):
+        from playwright.sync_api import expect
+
+        expect(self.page.locator(css)).to_be_visible(timeout=timeout * 1000)
+
+    def expect_hidden(self, css, timeout=WAIT_S):
+        from playwright.sync_api import expect
+
+        expect(self.page.locator(css)).to_be_hidden(timeout=timeout * 1000)
+
+    def expect_count(self, css, n, timeout=WAIT_S):
+        from playwright.sync_api import expect
+
+        expect(self.page.locator(css)).to_have_count(n, timeout=timeout * 1000)
+
+    def expect_role(self, css, role, name=None):
+        from playwright.sync_api import expect
+
+        expect(self.page.locator(css)).to_have_role(role)
+        if name is not None:
+            expect(self.page.locator(css)).to_have_accessible_name(name)
+
+    def screenshot(self, path):
+        self.page.screenshot(path=str(path))
+
+
+def as_phone(page):
+    """A Phone for `page`: a Phone as it is, a Playwright page wrapped (once)."""
+    if isinstance(page, Phone):
+        return page
+    phone = getattr(page, "_tidebox_phone", None)
+    if phone is None:
+        phone = PlaywrightPhone(page)
+        page._tidebox_phone = phone
+    return phone
+
+
+# ---------------------------------------------------------------- the steps of a phone
+
+
+def join(page, name):
+    phone = as_phone(page)
+    phone.fill("textbox", "Name", name)
+    phone.click("button", "Join")
+    phone.expect_visible("#lobby")
+    phone.expect_text("#me", "You: " + name)
+
+
+def token_of(page):
+    return as_phone(page).token()
+
+
+def expect_round(page, round_index, rounds, card):
+    """The page shows this round's tide card and the allocation form."""
+    phone = as_phone(page)
+    phone.expect_text("#roundLabel", "Round %d of %d" % (round_index + 1, rounds))
+    phone.expect_text("#cardName", card[1])
+    phone.expect_role("#cardName", "heading", card[1])
+    phone.expect_text("#targetLine", "Mooring target %d" % card[2])
+    phone.expect_control("spinbutton", "Beacon")
+
+
+def place_with_buttons(page, allocation):
+    phone = as_phone(page)
+    for island, n in zip(ISLANDS, allocation):
+        for _ in range(n):
+            phone.click("button", "More on " + island)
+
+
+def take_with_buttons(page, allocation):
+    phone = as_phone(page)
+    for island, n in zip(ISLANDS, allocation):
+        for _ in range(n):
+            phone.click("button", "Fewer on " + island)
+
+
+def place_by_typing(page, allocation):
+    phone = as_phone(page)
+    for island, n in zip(ISLANDS, allocation):
+        phone.fill("spinbutton", island, str(n))
+
+
+def expect_placed(page, allocation):
+    phone = as_phone(page)
+    for island, n in zip(ISLANDS, allocation):
+        phone.expect_control("spinbutton", island, value=str(n))
+    phone.expect_text("#left", "0 of 7 left: all placed")
+
+
+def expect_locked(page, allocation):
+    as_phone(page).expect_text("#lockedList li", island_text(allocation))
+
+
+def lock(page, allocation):
+    """Ready, then the page shows the locked allocation (the box has saved it by then)."""
+    phone = as_phone(page)
+    phone.click("button", "Ready")
+    phone.expect_visible("#locked")
+    expect_locked(phone, allocation)
+
+
+def sheet_rows(page):
+    phone = as_phone(page)
+    return phone.call("""() => Array.from(document.querySelectorAll('#sheetRows tr')).map(
+        r => Array.from(r.querySelectorAll('th, td')).map(c => c.innerText.trim()))""")
+
+
+def points_text(n):
+    """How the page writes a number of points: "1 point", "8 points"."""
+    return "%d point%s" % (n, "" if n == 1 else "s")
+
+
+def expected_reveal(names, card, allocations, totals_before):
+    """What the reveal shows, from the rules module: (best line, rows, new totals)."""
+    details = tt.score_details(card[2], allocations)
+    totals = [t + sum(s) for t, s in zip(totals_before, details["scores"])]
+    best = ["Beacon%slargest" % (details["beacon_best"] or "none"),
+            "Grove%ssmallest above 0" % (details["grove_best"] or "none"),
+            "Mooring%dtarget" % card[2]]
+    rows = []
+    for seat, (name, allocation, scores) in enumerate(zip(names, allocations, details["scores"])):
+        islands = ["%s%d \u2192 %d pts%s" % (island, allocation[k], scores[k],
+                                              tt.award_reason(k, scores[k]) or "no award")
+                   for k, island in enumerate(ISLANDS)]
+        rows.append({"seat": seat, "name": name, "points": sum(scores), "total": totals[seat],
+                     "islands": islands})
+    return best, rows, totals
+
+
+def expect_reveal(page, me, round_index, card, best, rows):
+    """The page shows the round's reveal: the winning quantities and every player's line."""
+    phone = as_phone(page)
+    phone.expect_text("#revealHead", "Round %d: %s, target %d" % (round_index + 1, card[1], card[2]))
+    phone.expect_visible("#revealRows")
+    phone.expect_text("#best li", best)
+    phone.expect_count("#revealRows > li", len(rows))
+    for row in rows:
+        line = "#revealRows > li:nth-child(%d)" % (row["seat"] + 1)
+        you = " (you)" if row["seat"] == me else ""
+        phone.expect_text(line + " .rh", "%s%s+%s, total %d" % (row["name"], you, points_text(row["points"]),
+                                                              row["total"]))
+        phone.expect_text(line + " tr", row["islands"])
+    status = "You scored %d, total %d. The reader turns the next card on the box."
+    phone.expect_text("#status", status % (rows[me]["points"], rows[me]["total"]))
+
+
+def standings_lines(names, totals, winners, me):
+    """The final standings as the page writes them for seat `me` (shared ranks for ties)."""
+    lines = []
+    rank, previous = 0, None
+    for n, seat in enumerate(sorted(range(len(names)), key=lambda i: (-totals[i], i))):
+        if totals[seat] != previous:
+            rank, previous = n + 1, totals[seat]
+        you = " (you)" if seat == me else ""
+        lines.append("%d. %s%s: %s%s" % (rank, names[seat], you, points_text(totals[seat]),
+                                         ", winner" if seat in winners else ""))
+    return lines
+
+
+def winners_line(names, totals, winners):
+    best = max(totals)
+    won = [names[i] for i in winners]
+    if len(won) == 1:
+        return "Winner: %s with %s" % (won[0], points_text(best))
+    shared = "Winners, sharing the victory: %s and %s with %s"
+    return shared % (", ".join(won[:-1]), won[-1], points_text(best))
+
+
+# ---------------------------------------------------------------- secrecy
+
+
+def json_forms(allocation):
+    """A regex for an allocation written as a JSON array, with or without spaces."""
+    return re.compile(r"\[\s*%d\s*,\s*%d\s*,\s*%d\s*\]" % tuple(allocation))
+
+
+def island_text(allocation, islands=(0, 1, 2)):
+    """Regexes for an allocation as the page writes it next to the island names."""
+    return [re.compile(r"%s\s*%d(?!\d)" % (ISLANDS[k], allocation[k])) for k in islands]
+
+
+def secrets_held(content, others, text_too):
+    """Where other players' allocations show in a page's content (PAGE_CONTENT_JS): its markup,
+    input fields and storage, and (text_too) its text."""
+    found = []
+    for name, allocation in others.items():
+        for part in ("html", "inputs", "storage"):
+            if json_forms(allocation).search(content[part]):
+                found.append("%s's %s in the page's %s" % (name, allocation, part))
+        if text_too:
+            for pattern in island_text(allocation):
+                if pattern.search(content["text"]):
+                    found.append("%s's %s in the page text: %s" % (name, allocation, pattern.pattern))
+    return found
+
+
+def secrets_received(responses, others):
+    """Where other players' allocations show in what a phone received: [(url, status, headers, body)]."""
+    found = []
+    for url, _status, headers, body in responses:
+        for name, allocation in others.items():
+            if json_forms(allocation).search(body) or json_forms(allocation).search(headers):
+                found.append("%s's %s in the response to %s" % (name, allocation, url))
+    return found
+
+
+# ---------------------------------------------------------------- the reader at the box
+# Every button sequence the phone flows need from the box is here, so a change to the box's
+# screens (a game menu after the splash, say) is an edit in one place. `press(button, long=False)`
+# presses A, B or C and returns the box's screen: BoxProcess.press (the /sim API) or SimPanel.press
+# (the /sim page's buttons).
+
+
+def reader_opens_the_table(box):
+    """From the box's first screen to the join screen the phones join on."""
+    box.choose()
+
+
+def reader_starts(press, deck="numbered"):
+    """Join screen -> setup -> deck (shuffled, numbered, short) -> the first tide card."""
+    assert press("C") == "setup"
+    for _ in range({"shuffled": 0, "numbered": 1, "short": 2}[deck]):
+        assert press("B") == "setup"
+    assert press("C") == "card"
+
+
+def reader_turns_card(press):
+    """The tide card -> the allocation (its timer starts)."""
+    assert press("C") == "allocate"
+
+
+def reader_reveals(press):
+    """Everybody is ready -> the reveal (the phones show it at once)."""
+    assert press("C") == "reveal"
+
+
+def reader_ends_reveal(press):
+    """The rest of the stepped reveal on the box; returns the screen after it (card or final)."""
+    for _ in range(60):
+        screen = press("C")
+        if screen != "reveal":
+            return screen
+    raise AssertionError("the reveal never ended")
+
+
+def reader_shows_rejoin_code(box, press, seat):
+    """Menu -> Rejoin code -> the player at `seat` -> the code on the box; back to where it was.
+    Returns the code (read from the saved game, where the box keeps it)."""
+    back_to = box.screen()
+    assert press("A") == "menu"
+    assert press("A") == "menu"  # the next item: "Rejoin code"
+    assert press("C") == "pick_seat"
+    for _ in range(seat):
+        assert press("A") == "pick_seat"
+    assert press("C") == "show_code"
+    saved = json.loads((Path(box.state_dir) / "game.json").read_text())
+    codes = [code for code, s in saved["seats"]["codes"].items() if s == seat]
+    assert len(codes) == 1, saved["seats"]["codes"]
+    assert press("B") == back_to
+    return codes[0]
