@@ -1,0 +1,652 @@
+# Pearl Reach (the five-bay tide game): the rules as plain data and pure functions.
+#
+# No I/O, no clock, no hardware, no global random: the same module runs under CPython (host tests)
+# and MicroPython (the box). A game is a JSON-able dict; every move validates first and only then
+# changes the dict, so a refused move leaves the state exactly as it was.
+#
+# The coast: five bays side by side, each a column of ROWS cells. Row 0 of a bay is the cell at the
+# water's edge, row ROWS-1 the one highest up the shore. A cell is the int bay * ROWS + row.
+# Neighbours ("up, down, or across to the next bay"): the cells above and below in the same bay, and
+# the cell in the same row of the bay to the left and to the right. "The marker nearest the water"
+# in a bay is the one in its lowest occupied row (one cell holds one marker, so it is never a tie).
+
+from tidebox.games.base import GameError, NotNow, ranked
+from tidebox.games.base import check_name as _check_name
+from tidebox.games.base import shuffled
+
+GAME_ID = "pearl_reach"
+TITLE = "Pearl Reach"
+SHORT = "Pearl Reach"
+MIN_PLAYERS = 2  # gatherers at the table, people and rivals together
+MAX_PLAYERS = 4
+MAX_PEOPLE = 4
+MAX_NAME = 12
+
+# ---------------------------------------------------------------- this edition's numbers
+
+BAYS = 5
+ROWS = 5  # cells per bay
+CELLS = BAYS * ROWS
+PEARLS = (3, 4, 4, 5, 5)  # dealt to the five bays in a random order at the start of each game
+TIDE_VALUES = (1, 2, 4)  # what a pearl is worth at the first, second and third tide
+TURNS = {2: 4, 3: 3, 4: 3}  # turns each gatherer takes before every tide, by number of gatherers
+START_SHELLS = 3
+TIDE_SHELLS = 2  # everybody, after each of the first two tides
+BEHIND_SHELLS = 2  # on top, for whoever has gathered the fewest points then
+MAX_SHIFTS = 2  # a game
+SHIFT_COST = 1
+LAND_COST = 1
+
+RIVAL_NAMES = ("Gull", "Heron", "Crab", "Tern", "Otter", "Skua", "Plover")
+STRENGTHS = ("sharp", "easy")
+RECENT = 8  # "what happened" shows this many entries of the log
+
+PHASE_PLAY = "play"
+PHASE_OVER = "over"
+
+OPTIONS = (
+    ("rivals", "Rivals", ((1, "1 rival"), (0, "no rivals"), (2, "2 rivals"), (3, "3 rivals"))),
+    ("strength", "Rivals play", (("sharp", "sharp"), ("easy", "easy"))),
+    ("speed", "Rival speed", ((2, "2 s a move"), (1, "1 s a move"), (4, "4 s a move"))),
+    ("first", "First to set out", "seat_or_random"),
+)
+
+MOVES = ("shift", "place")
+
+HOW_TO_PLAY = "\n".join((
+    "Pearl Reach: five bays along the coast, three tides. Most points at the last tide wins.",
+    "This edition's numbers: 2-4 gatherers, people and computer rivals. Each bay is a column of"
+    " 5 cells; row 1 is at the water's edge. The bays hold 3, 4, 4, 5 and 5 pearls, dealt at random"
+    " each game. A pearl is worth 1 at the first tide, 2 at the second, 4 at the third. Before each"
+    " tide every gatherer takes 4 turns (2 gatherers) or 3 turns (3 or 4 gatherers).",
+    "Your turn: place a marker on any empty cell. First you may shift one of your markers one cell"
+    " up, down, or across into the same row of the next bay, onto an empty cell, for 1 shell: once a"
+    " turn, twice a game. A shift costs 1 shell wherever it ends, and only if you can still place.",
+    "Landing next to a rival's marker (up, down or across) costs 1 shell; anywhere else, also beside"
+    " your own markers, is free. With no shell when every empty cell costs one, or a full coast,"
+    " you wait that turn.",
+    "Shells: 3 at the start, 2 more after each of the first two tides, and 2 on top for whoever has"
+    " the fewest points then (everyone tied for fewest).",
+    "At each tide every bay pays pearls x the tide's value to whoever has the most markers there;"
+    " tied leaders split it, rounding down; an empty bay pays nothing. Then the tide carries the"
+    " marker nearest the water out of every bay that had a marker in it.",
+    "After a tide the order is by points: the biggest haul sets out first, the fewest points go"
+    " last; tied, whoever went later before goes earlier. The third tide ends the game: most points"
+    " wins, then most shells left; still level, they share the win.",
+))
+
+
+# ---------------------------------------------------------------- the coast
+
+
+def cell_of(bay, row):
+    return bay * ROWS + row
+
+
+def bay_of(cell):
+    return cell // ROWS
+
+
+def row_of(cell):
+    return cell % ROWS
+
+
+def _neighbours_of(cell):
+    bay, row = bay_of(cell), row_of(cell)
+    out = []
+    if row > 0:
+        out.append(cell - 1)
+    if row < ROWS - 1:
+        out.append(cell + 1)
+    if bay > 0:
+        out.append(cell - ROWS)
+    if bay < BAYS - 1:
+        out.append(cell + ROWS)
+    return tuple(out)
+
+
+NEIGHBOURS = tuple(_neighbours_of(c) for c in range(CELLS))
+
+
+def cell_name(cell):
+    """A cell in words: bay 1-5 from the left, row 1 at the water's edge."""
+    return "bay %d row %d" % (bay_of(cell) + 1, row_of(cell) + 1)
+
+
+def bay_award(pearls, tide_value, markers):
+    """One bay at one tide: `markers` lists each gatherer's marker count there. The sole leader takes
+    pearls x value; tied leaders each take that divided by their number, rounded down; an empty bay
+    pays nobody. Returns each gatherer's points from the bay."""
+    best = 0
+    for m in markers:
+        if m > best:
+            best = m
+    awards = [0] * len(markers)
+    if best == 0:
+        return awards
+    leaders = [i for i, m in enumerate(markers) if m == best]
+    share = pearls * tide_value // len(leaders)
+    for i in leaders:
+        awards[i] = share
+    return awards
+
+
+def counts(state, bay):
+    """Each gatherer's markers in one bay."""
+    tally = [0] * len(state["names"])
+    cells = state["cells"]
+    for c in range(bay * ROWS, bay * ROWS + ROWS):
+        owner = cells[c]
+        if owner is not None:
+            tally[owner] += 1
+    return tally
+
+
+def leaders(state, bay):
+    """The seats that lead a bay now ([] when empty, several when tied)."""
+    tally = counts(state, bay)
+    best = max(tally)
+    if best == 0:
+        return []
+    return [i for i, m in enumerate(tally) if m == best]
+
+
+def nearest_water(state, bay):
+    """The cell of the marker nearest the water in a bay, or None when the bay is empty."""
+    cells = state["cells"]
+    for c in range(bay * ROWS, bay * ROWS + ROWS):
+        if cells[c] is not None:
+            return c
+    return None
+
+
+def land_cost(state, seat, cell):
+    """What landing on `cell` costs `seat`: a shell when a rival's marker is a neighbour."""
+    cells = state["cells"]
+    for n in NEIGHBOURS[cell]:
+        owner = cells[n]
+        if owner is not None and owner != seat:
+            return LAND_COST
+    return 0
+
+
+def _can_place(state, seat, shells):
+    cells = state["cells"]
+    for c in range(CELLS):
+        if cells[c] is None and (shells >= LAND_COST or land_cost(state, seat, c) == 0):
+            return True
+    return False
+
+
+def can_place(state, seat):
+    """Whether `seat` has an empty cell it can afford."""
+    return _can_place(state, seat, state["shells"][seat])
+
+
+def _shift_refusal(state, seat, frm, to):
+    """Why a shift is not allowed (None when it is). Assumes it is seat's turn, before placing."""
+    if state["shifted"]:
+        return NotNow("you have already shifted this turn: now place a marker")
+    if state["shifts"][seat] >= MAX_SHIFTS:
+        return GameError("you have used both of your shifts this game")
+    if state["shells"][seat] < SHIFT_COST:
+        return GameError("a shift costs a shell and you have none")
+    cells = state["cells"]
+    if cells[frm] != seat:
+        return GameError("you can only shift one of your own markers")
+    if to not in NEIGHBOURS[frm]:
+        return GameError("a shift moves a marker one cell: up, down or across to the next bay")
+    if cells[to] is not None:
+        return GameError("that cell is taken")
+    # After the shift the turn must still end with a placement the gatherer can afford.
+    cells[to], cells[frm] = seat, None
+    ok = _can_place(state, seat, state["shells"][seat] - SHIFT_COST)
+    cells[frm], cells[to] = seat, None
+    if not ok:
+        return GameError("after that shift you could not afford any empty cell")
+    return None
+
+
+# ---------------------------------------------------------------- setting out
+
+
+def check_name(name, taken=()):
+    return _check_name(name, taken, MAX_NAME)
+
+
+def _option(options, key):
+    for k, _label, choices in OPTIONS:
+        if k != key:
+            continue
+        if choices == "seat_or_random":
+            return options.get(key, None)
+        if key not in options:
+            return choices[0][0]
+        value = options[key]
+        for v, _ in choices:
+            if v == value and type(v) is type(value):
+                return value
+        raise GameError("unknown choice for " + key)
+    raise GameError("unknown option " + key)
+
+
+def new_game(names, options, below):
+    """A new game for 1-4 people (named, in seat order) and the chosen number of computer rivals in
+    the seats after them. `below(n)` deals the pearls (and picks the first gatherer when random)."""
+    if not isinstance(names, (list, tuple)):
+        raise GameError("players must be a list of names")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise GameError("options must be a dict")
+    for key in options:
+        if key not in [o[0] for o in OPTIONS]:
+            raise GameError("unknown option " + str(key))
+    if not 1 <= len(names) <= MAX_PEOPLE:
+        raise GameError("Pearl Reach needs 1 to 4 people")
+    clean = []
+    for n in names:
+        clean.append(check_name(n, clean))
+    rivals = _option(options, "rivals")
+    strength = _option(options, "strength")
+    speed = _option(options, "speed")
+    total = len(clean) + rivals
+    if total < MIN_PLAYERS:
+        raise GameError("Pearl Reach needs at least 2 gatherers: add a rival")
+    if total > MAX_PLAYERS:
+        raise GameError("Pearl Reach has room for 4 gatherers: fewer rivals")
+    for name in RIVAL_NAMES:
+        if len(clean) == total:
+            break
+        taken = False
+        for other in clean:
+            if other.lower() == name.lower():
+                taken = True
+        if not taken:
+            clean.append(name)
+    first = _option(options, "first")
+    if first is None:
+        first = below(total)
+    elif type(first) is not int or not 0 <= first < total:
+        raise GameError("the first gatherer must be one of the seats")
+    pearls = shuffled(PEARLS, below)
+    order = [(first + i) % total for i in range(total)]
+    state = {
+        "game": GAME_ID,
+        "names": clean,
+        "rivals": [None] * (total - rivals) + [strength] * rivals,
+        "speed": speed,
+        "pearls": pearls,
+        "tides": list(TIDE_VALUES),
+        "per_round": TURNS[total],  # turns each gatherer takes before every tide
+        "tide": 0,  # the next tide (0, 1, 2); 3 once the game is over
+        "cells": [None] * CELLS,  # the seat whose marker is there, or None
+        "shells": [START_SHELLS] * total,
+        "points": [0] * total,
+        "shifts": [0] * total,  # shifts used this game
+        "order": order,  # this round's turn order
+        "turn": 0,  # turns taken since the last tide
+        "shifted": False,  # whether the gatherer to act has shifted this turn
+        "moves": 0,  # turns taken in the whole game
+        "phase": PHASE_PLAY,
+        "history": [],  # one record per tide
+        "log": [],
+    }
+    _say(state, "%s sets out first." % clean[first])
+    _settle(state)
+    return state
+
+
+def _say(state, text):
+    state["log"].append(text)
+
+
+# ---------------------------------------------------------------- turns and tides
+
+
+def current(state):
+    """The seat whose turn it is, or None once the game is over."""
+    if state["phase"] != PHASE_PLAY:
+        return None
+    return state["order"][state["turn"] % len(state["order"])]
+
+
+def turns_until_tide(state):
+    if state["phase"] != PHASE_PLAY:
+        return 0
+    return state["per_round"] * len(state["order"]) - state["turn"]
+
+
+def _end_turn(state):
+    state["turn"] += 1
+    state["moves"] += 1
+    state["shifted"] = False
+    if state["turn"] >= state["per_round"] * len(state["order"]):
+        _tide(state)
+    _settle(state)
+
+
+def _settle(state):
+    # Whoever cannot afford any empty cell (or finds the coast full) waits; the turn still counts.
+    while state["phase"] == PHASE_PLAY:
+        seat = current(state)
+        if can_place(state, seat):
+            return
+        if None in state["cells"]:
+            _say(state, "%s has no shell and every empty cell costs one: %s waits." % (
+                state["names"][seat], state["names"][seat]))
+        else:
+            _say(state, "The coast is full: %s waits." % state["names"][seat])
+        state["turn"] += 1
+        state["moves"] += 1
+        state["shifted"] = False
+        if state["turn"] >= state["per_round"] * len(state["order"]):
+            _tide(state)
+
+
+def _tide(state):
+    k = state["tide"]
+    value = state["tides"][k]
+    names = state["names"]
+    n = len(names)
+    awards = []
+    removed = []
+    words = []
+    for bay in range(BAYS):
+        tally = counts(state, bay)
+        award = bay_award(state["pearls"][bay], value, tally)
+        awards.append(award)
+        for i in range(n):
+            state["points"][i] += award[i]
+        got = [i for i in range(n) if tally[i] and tally[i] == max(tally)]
+        if not got:
+            words.append("bay %d was empty" % (bay + 1))
+        elif len(got) == 1:
+            words.append("bay %d paid %s %d" % (bay + 1, names[got[0]], award[got[0]]))
+        else:
+            words.append("bay %d split %d each between %s" % (
+                bay + 1, award[got[0]], " and ".join(names[i] for i in got)))
+    _say(state, "Tide %d (a pearl is worth %d): %s." % (k + 1, value, "; ".join(words)))
+    for bay in range(BAYS):
+        cell = nearest_water(state, bay)
+        removed.append(cell)
+        if cell is not None:
+            _say(state, "The tide carried %s's marker out of %s." % (
+                names[state["cells"][cell]], cell_name(cell)))
+            state["cells"][cell] = None
+    grant = [0] * n
+    if k < len(state["tides"]) - 1:
+        fewest = min(state["points"])
+        behind = [i for i in range(n) if state["points"][i] == fewest]
+        for i in range(n):
+            grant[i] = TIDE_SHELLS + (BEHIND_SHELLS if i in behind else 0)
+            state["shells"][i] += grant[i]
+        _say(state, "Everybody gets %d shells; %s, with the fewest points, %s %d more." % (
+            TIDE_SHELLS, " and ".join(names[i] for i in behind), "gets" if len(behind) == 1 else "get",
+            BEHIND_SHELLS))
+    old = state["order"]
+    # Most points first; tied gatherers: whoever went later in the last round goes earlier now.
+    order = sorted(old, key=lambda s: (-state["points"][s], -old.index(s)))
+    state["history"].append({"tide": k, "value": value, "awards": awards, "removed": removed,
+                             "shells": grant, "points": list(state["points"])})
+    state["tide"] = k + 1
+    state["turn"] = 0
+    state["shifted"] = False
+    state["order"] = order
+    if state["tide"] >= len(state["tides"]):
+        state["phase"] = PHASE_OVER
+        won = winners(state)
+        _say(state, "The third tide ends the game: %s %s." % (
+            " and ".join(names[i] for i in won), "wins" if len(won) == 1 else "share the win"))
+    else:
+        _say(state, "%s has the biggest haul and sets out first." % names[order[0]])
+
+
+# ---------------------------------------------------------------- moves
+
+
+def _check_cell(args, key):
+    if key not in args:
+        raise GameError("say which cell: " + key)
+    cell = args[key]
+    if type(cell) is not int or not 0 <= cell < CELLS:
+        raise GameError("there is no such cell")
+    return cell
+
+
+def move(state, seat, name, args):
+    """Applies one move by `seat`: "shift" {"from": cell, "to": cell} or "place" {"cell": cell}."""
+    if name not in MOVES:
+        raise GameError("unknown move")
+    if not isinstance(args, dict):
+        raise GameError("a move's details must be a dict")
+    if state["phase"] != PHASE_PLAY:
+        raise NotNow("the game is over")
+    if seat is None:
+        raise NotNow("the box makes no moves in Pearl Reach")
+    if type(seat) is not int or not 0 <= seat < len(state["names"]):
+        raise GameError("unknown player")
+    if seat != current(state):
+        raise NotNow("it is %s's turn" % state["names"][current(state)])
+    if name == "shift":
+        frm = _check_cell(args, "from")
+        to = _check_cell(args, "to")
+        refusal = _shift_refusal(state, seat, frm, to)
+        if refusal is not None:
+            raise refusal
+        state["cells"][frm] = None
+        state["cells"][to] = seat
+        state["shells"][seat] -= SHIFT_COST
+        state["shifts"][seat] += 1
+        state["shifted"] = True
+        _say(state, "%s shifted a marker from %s to %s (1 shell)." % (
+            state["names"][seat], cell_name(frm), cell_name(to)))
+        return state
+    cell = _check_cell(args, "cell")
+    if state["cells"][cell] is not None:
+        raise GameError("that cell is taken")
+    cost = land_cost(state, seat, cell)
+    if cost > state["shells"][seat]:
+        raise GameError("landing next to a rival costs a shell and you have none")
+    state["cells"][cell] = seat
+    state["shells"][seat] -= cost
+    _say(state, "%s landed in %s%s." % (state["names"][seat], cell_name(cell), " (1 shell)" if cost else ""))
+    _end_turn(state)
+    return state
+
+
+def to_act(state):
+    seat = current(state)
+    return [] if seat is None else [seat]
+
+
+def placements(state, seat):
+    """[(cell, cost), ...] every empty cell `seat` can afford now."""
+    shells = state["shells"][seat]
+    cells = state["cells"]
+    out = []
+    for c in range(CELLS):
+        if cells[c] is None:
+            cost = land_cost(state, seat, c)
+            if cost <= shells:
+                out.append((c, cost))
+    return out
+
+
+def shifts(state, seat):
+    """[(from, to), ...] every shift `seat` may make now."""
+    if current(state) != seat or state["shifted"] or state["shifts"][seat] >= MAX_SHIFTS:
+        return []
+    if state["shells"][seat] < SHIFT_COST:
+        return []
+    cells = state["cells"]
+    out = []
+    for c in range(CELLS):
+        if cells[c] == seat:
+            for n in NEIGHBOURS[c]:
+                if cells[n] is None and _shift_refusal(state, seat, c, n) is None:
+                    out.append((c, n))
+    return out
+
+
+def legal_moves(state, seat):
+    if seat is None or current(state) != seat:
+        return []
+    out = []
+    for frm, to in shifts(state, seat):
+        out.append({"move": "shift", "args": {"from": frm, "to": to},
+                    "label": "Shift %s to %s (1 shell)" % (cell_name(frm), cell_name(to))})
+    for cell, cost in placements(state, seat):
+        out.append({"move": "place", "args": {"cell": cell}, "cost": cost,
+                    "label": "Place in %s%s" % (cell_name(cell), " (1 shell)" if cost else "")})
+    return out
+
+
+def leave(state, seat):
+    """A person dropped by the reader: a sharp rival takes over their seat, markers and shells."""
+    if type(seat) is not int or not 0 <= seat < len(state["names"]):
+        raise GameError("unknown player")
+    if state["phase"] != PHASE_PLAY:
+        raise NotNow("the game is over")
+    if state["rivals"][seat] is not None:
+        raise GameError("that seat is already a computer rival")
+    state["rivals"][seat] = STRENGTHS[0]
+    _say(state, "%s left; a rival gathers for that seat now." % state["names"][seat])
+    return state
+
+
+# ---------------------------------------------------------------- the end
+
+
+def is_over(state):
+    return state["phase"] == PHASE_OVER
+
+
+def standings(state):
+    scores = [(state["points"][i], state["shells"][i]) for i in range(len(state["names"]))]
+    return ranked(scores)
+
+
+def winners(state):
+    if state["phase"] != PHASE_OVER:
+        return []
+    return [row[1] for row in standings(state) if row[0] == 1]
+
+
+# ---------------------------------------------------------------- views and saving
+
+
+def public_view(state):
+    names = state["names"]
+    n = len(names)
+    bays = []
+    for bay in range(BAYS):
+        tally = counts(state, bay)
+        bays.append({
+            "pearls": state["pearls"][bay],
+            "cells": state["cells"][bay * ROWS:bay * ROWS + ROWS],  # row 1 (the water's edge) first
+            "count": tally,
+            "lead": leaders(state, bay),
+            "worth": state["pearls"][bay] * state["tides"][min(state["tide"], len(state["tides"]) - 1)],
+        })
+    tides = []
+    for k in range(len(state["tides"])):
+        tides.append({"value": state["tides"][k], "done": k < state["tide"],
+                      "paid": state["history"][k]["awards"] if k < len(state["history"]) else None})
+    return {
+        "game": GAME_ID,
+        "phase": state["phase"],
+        "names": names,
+        "rivals": state["rivals"],
+        "speed": state["speed"],
+        "rows": ROWS,
+        "strip": {"tides": tides, "next": state["tide"], "turns_left": turns_until_tide(state)},
+        "bays": bays,
+        "markers": [[c, state["cells"][c]] for c in range(CELLS) if state["cells"][c] is not None],
+        "shells": state["shells"],
+        "points": state["points"],
+        "shifts_left": [MAX_SHIFTS - state["shifts"][i] for i in range(n)],
+        "order": state["order"],
+        "to_act": to_act(state),
+        "shifted": state["shifted"],
+        "happened": state["log"][-RECENT:],
+        "log": state["log"],
+        "standings": standings(state),
+        "winners": winners(state),
+    }
+
+
+def private_view(state, seat):
+    """Nothing is secret in Pearl Reach; a seat's extra is what each empty cell would cost it."""
+    if type(seat) is not int or not 0 <= seat < len(state["names"]):
+        return {}
+    costs = [None if state["cells"][c] is not None else land_cost(state, seat, c) for c in range(CELLS)]
+    return {"you": seat, "costs": costs, "can_shift": bool(shifts(state, seat))}
+
+
+_KEYS = (
+    "game", "names", "rivals", "speed", "pearls", "tides", "per_round", "tide", "cells", "shells",
+    "points", "shifts", "order", "turn", "shifted", "moves", "phase", "history", "log",
+)
+
+
+def to_dict(state):
+    return {k: state[k] for k in _KEYS}
+
+
+def _ints(value, count, low, high):
+    if not isinstance(value, list) or len(value) != count:
+        return False
+    bad = [v for v in value if type(v) is not int or not low <= v <= high]
+    return not bad
+
+
+def from_dict(data):
+    """Checks a loaded dict's shape and returns it as a state; GameError if it is damaged."""
+    if not isinstance(data, dict) or data.get("game") != GAME_ID:
+        raise GameError("not a Pearl Reach game")
+    for k in _KEYS:
+        if k not in data:
+            raise GameError("saved game is missing " + k)
+    names = data["names"]
+    if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise GameError("saved game has a wrong number of gatherers")
+    n = len(names)
+    for name in names:
+        if not isinstance(name, str):
+            raise GameError("saved game has a damaged name")
+    if not isinstance(data["rivals"], list) or len(data["rivals"]) != n:
+        raise GameError("saved game has damaged rivals")
+    for r in data["rivals"]:
+        if r is not None and r not in STRENGTHS:
+            raise GameError("saved game has damaged rivals")
+    if not isinstance(data["pearls"], list) or sorted(data["pearls"]) != sorted(PEARLS):
+        raise GameError("saved game has damaged pearls")
+    if data["tides"] != list(TIDE_VALUES) or data["per_round"] != TURNS[n]:
+        raise GameError("saved game has damaged tides")
+    if type(data["tide"]) is not int or not 0 <= data["tide"] <= len(TIDE_VALUES):
+        raise GameError("saved game has a damaged tide")
+    cells = data["cells"]
+    if not isinstance(cells, list) or len(cells) != CELLS:
+        raise GameError("saved game has a damaged coast")
+    for c in cells:
+        if c is not None and (type(c) is not int or not 0 <= c < n):
+            raise GameError("saved game has a damaged coast")
+    big = 1 << 20
+    if not (_ints(data["shells"], n, 0, big) and _ints(data["points"], n, 0, big)
+            and _ints(data["shifts"], n, 0, MAX_SHIFTS)):
+        raise GameError("saved game has damaged tallies")
+    if not _ints(data["order"], n, 0, n - 1) or sorted(data["order"]) != list(range(n)):
+        raise GameError("saved game has a damaged turn order")
+    if type(data["turn"]) is not int or not 0 <= data["turn"] < data["per_round"] * n:
+        raise GameError("saved game has a damaged turn")
+    if type(data["moves"]) is not int or data["moves"] < 0 or type(data["shifted"]) is not bool:
+        raise GameError("saved game has a damaged turn")
+    over = data["tide"] == len(TIDE_VALUES)
+    if data["phase"] != (PHASE_OVER if over else PHASE_PLAY):
+        raise GameError("saved game has a damaged phase")
+    if not isinstance(data["history"], list) or len(data["history"]) != data["tide"]:
+        raise GameError("saved game has a damaged history")
+    if not isinstance(data["log"], list) or data["speed"] not in [c[0] for c in OPTIONS[2][2]]:
+        raise GameError("saved game has a damaged log")
+    return to_dict(data)
