@@ -18,6 +18,8 @@
   var TIMEOUT_MS = 6000; // a request the box never answers counts as an error
 
   function $(id) { return document.getElementById(id); }
+  // The other games' parts of the page register here (see the end of this file and games/*/page.js).
+  var GAMES = {};
   function now() { return Date.now(); }
 
   // ---------------------------------------------------------------- storage
@@ -197,12 +199,17 @@
     var s = S;
     var g = s.game;
     var view = !s.you ? 'join' : g && (s.box === 'play' || s.box === 'over') ? 'game' : 'lobby';
+    // Every other game draws itself from its own part of the page (games/<game>/page.js).
+    var part = view === 'game' && s.kind !== 'token_tide' ? GAMES[s.kind] : null;
     setText('me', s.you ? 'You: ' + s.you.name : '');
     show('join', view === 'join');
     show('lobby', view === 'lobby');
-    show('game', view === 'game');
+    show('game', view === 'game' && !part);
+    show('other', !!part);
+    show('rules', !s.kind || s.kind === 'token_tide');
     if (view === 'join') renderJoin(s);
     else if (view === 'lobby') renderLobby(s);
+    else if (part) part.render(s, $('other'));
     else renderGame(g);
     tick();
   }
@@ -221,9 +228,11 @@
   function renderLobby(s) {
     clearDraft();
     var here = s.seats.filter(function (p) { return p.present; }).length;
-    setText('lobbyMsg', s.box === 'setup'
-      ? 'The reader is choosing the options on the box. The game starts soon.'
-      : 'The reader starts the game from the box. Others join on the Wi-Fi \u201c' + s.ssid + '\u201d.');
+    var title = s.kind && GAMES[s.kind] ? GAMES[s.kind].title : s.kind === 'token_tide' ? 'Token Tide' : '';
+    setText('lobbyMsg', s.box === 'choose' ? 'The reader is choosing the game on the box.'
+      : (title ? title + ': ' : '') + (s.box === 'setup'
+        ? 'the reader is choosing the options on the box. The game starts soon.'
+        : 'the reader starts the game from the box. Others join on the Wi-Fi \u201c' + s.ssid + '\u201d.'));
     setText('seatsHead', 'At the table: ' + here + (here === 1 ? ' player' : ' players'));
     fill($('seats'), s.seats.map(function (p, i) {
       var li = el('li');
@@ -381,7 +390,13 @@
   [0, 1, 2].forEach(function (i) {
     var input = $('i' + i);
     input.addEventListener('input', function () {
-      draft[i] = clamp(input.value);
+      // A field holds one digit. WebKit (Safari on iPhones) keeps the caret where the tap put it
+      // instead of selecting the old digit on focus, so a digit typed lands next to it ("60" for
+      // a 6 typed over 0): keep the digit typed.
+      var typed = input.value;
+      var old = String(draft[i]);
+      if (typed.length > 1 && typed.indexOf(old) >= 0) typed = typed.replace(old, '');
+      draft[i] = clamp(typed);
       if (input.value !== '' && input.value !== String(draft[i])) input.value = draft[i];
       saveDraft();
       renderAlloc();
@@ -555,4 +570,10 @@
   setInterval(tick, 250);
 
   poll();
+  // What a game's part of the page may use: one request at a time through the same queue, the
+  // helpers that only ever set text (never markup), and a way to ask for the whole state again.
+  window.Tidebox = {
+    games: GAMES, api: api, refresh: refresh, el: el, fill: fill, setText: setText, show: show,
+    pts: pts, list: list, $: $
+  };
 })();
