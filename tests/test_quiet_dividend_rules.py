@@ -549,6 +549,16 @@ def test_public_view_shape():
     assert qd.private_view(state, 1) == {"your_turn": False}
 
 
+def test_the_log_is_one_small_int_per_entry():
+    state = play(game(("Pat", "Mo", "Ann"), first=1), "Join B", "Promote B (to 2)", "Join C", "Switch B to C")
+    qd.leave(state, 2)
+    assert state["log"] == [11011, 12112, 10021, 21212, 22400]
+    assert qd.log_entry(12112) == [1, 2, 1, 1, 2]
+    assert qd.public_view(state)["log"] == [
+        [1, 1, "Mo joined B"], [1, 2, "Ann promoted B to 2"], [1, 0, "Pat joined C"],
+        [2, 1, "Mo switched B to C"], [2, 2, "Ann left the game"]]
+
+
 def test_state_round_trips_exactly_and_copies_share_nothing():
     state = game(("Pat", "Mo", "Ann"), "seasonal")
     qd.move(state, None, "rename", {"club": "C", "name": "Pine"})
@@ -576,9 +586,12 @@ def test_state_round_trips_exactly_and_copies_share_nothing():
     lambda d: d["payouts"].pop(),
     lambda d: d["payouts"][0].__setitem__("reset", None),
     lambda d: d["payouts"][0]["amounts"].append(1),
-    lambda d: d["log"].append([1, 9, 0, 0, 1]),
-    lambda d: d["log"].append([1, 0, 2, 1, 1]),
-    lambda d: d["log"].append([1, 0, 7]),
+    lambda d: d["log"].append(19001),  # seat 9
+    lambda d: d["log"].append(10211),  # a switch from B to B
+    lambda d: d["log"].append(10700),  # code 7
+    lambda d: d["log"].append(70001),  # lap 7
+    lambda d: d["log"].append(10003),  # a third share
+    lambda d: d["log"].append([1, 0, 3]),
     lambda d: d["seated"].__setitem__(0, 1),
     lambda d: d["clubs"].__setitem__(0, ""),
     lambda d: d.__setitem__("names", ["Pat"]),

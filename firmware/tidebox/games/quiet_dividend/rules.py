@@ -42,12 +42,14 @@ OPTIONS = (
 
 MOVES = ("join", "promote", "switch", "pass", "rename")
 
-# Codes of the public log's entries: [lap, seat, code, ...]
-#   join    [lap, seat, 0, club, shares now held in it]
-#   promote [lap, seat, 1, club, new value]
-#   switch  [lap, seat, 2, from_club, to_club]
-#   pass    [lap, seat, 3]
-#   leave   [lap, seat, 4]          (the reader dropped the player; not a turn)
+# The public log holds one small int per entry, its decimal digits read LSCXY (a small int costs
+# no heap on MicroPython, where a list per turn would): Lap 1-6, Seat 0-7, Code, then X and Y:
+#   join    code 0, X the club (0-2 for A-C), Y the shares now held in it
+#   promote code 1, X the club, Y its new value
+#   switch  code 2, X the club left, Y the club joined
+#   pass    code 3, X = Y = 0
+#   leave   code 4, X = Y = 0   (the reader dropped the player; not a turn)
+# e.g. 47113: lap 4, seat 7 promoted B to 3. log_entry() unpacks one.
 JOIN = 0
 PROMOTE = 1
 SWITCH = 2
@@ -367,28 +369,36 @@ def move(state, seat, name, args):
     if problem is not None:
         raise GameError(problem)
     # ---- legal: now change the state
-    entry = [lap(state), seat]
     held = state["shares"][seat]
     if name == "join":
         held[clubs[0]] += 1
-        entry += [JOIN, clubs[0], held[clubs[0]]]
+        entry = _pack(state, seat, JOIN, clubs[0], held[clubs[0]])
     elif name == "promote":
         state["values"][clubs[0]] += 1
-        entry += [PROMOTE, clubs[0], state["values"][clubs[0]]]
+        entry = _pack(state, seat, PROMOTE, clubs[0], state["values"][clubs[0]])
     elif name == "switch":
         held[clubs[0]] -= 1
         held[clubs[1]] += 1
-        entry += [SWITCH, clubs[0], clubs[1]]
+        entry = _pack(state, seat, SWITCH, clubs[0], clubs[1])
     else:
-        entry.append(PASS)
+        entry = _pack(state, seat, PASS)
     state["log"].append(entry)
     _next_turn(state)
     return state
 
 
+def _pack(state, seat, code, x=0, y=0):
+    return lap(state) * 10000 + seat * 1000 + code * 100 + x * 10 + y
+
+
+def log_entry(entry):
+    """One packed log entry as [lap, seat, code, x, y]."""
+    return [entry // 10000, entry // 1000 % 10, entry // 100 % 10, entry // 10 % 10, entry % 10]
+
+
 def turns_taken(state):
     """How many turns have been taken (leaves are logged but are not turns)."""
-    return sum(1 for e in state["log"] if e[2] != LEFT)
+    return sum(1 for e in state["log"] if e // 100 % 10 != LEFT)
 
 
 def can_rename(state):
@@ -437,7 +447,7 @@ def leave(state, seat):
         raise NotNow("a game needs at least 2 players: end the game instead")
     was_turn = current(state) == seat
     state["seated"][seat] = False
-    state["log"].append([lap(state), seat, LEFT])
+    state["log"].append(_pack(state, seat, LEFT))
     if was_turn:
         _skip_absent(state)
     return state
@@ -474,6 +484,7 @@ def winners(state):
 
 def entry_text(state, entry):
     """One public log entry in words: "Pat joined A", "Mo promoted B to 3"."""
+    entry = log_entry(entry)
     who = state["names"][entry[1]]
     code = entry[2]
     shown = state["clubs"]
@@ -516,7 +527,7 @@ def public_view(state):
              "reset": list(p["reset"]) if p["reset"] else None}
             for p in state["payouts"]
         ],
-        "log": [[e[0], e[1], entry_text(state, e)] for e in state["log"]],
+        "log": [[e // 10000, e // 1000 % 10, entry_text(state, e)] for e in state["log"]],
         "over": over,
         "standings": standings(state),
         "winners": winners(state),
@@ -553,7 +564,7 @@ def to_dict(state):
              "reset": list(p["reset"]) if p["reset"] is not None else None}
             for p in state["payouts"]
         ],
-        "log": [list(e) for e in state["log"]],
+        "log": list(state["log"]),
     }
 
 
@@ -567,15 +578,16 @@ def _ints(value, count, low, high):
     return all(_is_int(v) and low <= v <= high for v in value)
 
 
-def _log_entry_ok(e, count):
-    if not isinstance(e, list) or len(e) < 3 or not _ints(e, len(e), 0, 8):
+def _log_entry_ok(entry, count):
+    if not _is_int(entry) or not 10000 <= entry < (LAPS + 1) * 10000:
         return False
-    if not 1 <= e[0] <= LAPS or e[1] >= count:
+    e = log_entry(entry)
+    if e[1] >= count:
         return False
     code = e[2]
     if code in (PASS, LEFT):
-        return len(e) == 3
-    if len(e) != 5 or e[3] > 2:
+        return e[3] == e[4] == 0
+    if e[3] > 2:
         return False
     if code == JOIN:
         return 1 <= e[4] <= MAX_IN_CLUB
