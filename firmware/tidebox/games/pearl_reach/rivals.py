@@ -14,6 +14,7 @@ from tidebox.games.pearl_reach import rules as R
 
 SHELL_WORTH = 50  # what a shell in hand is worth to the sharp rival, in hundredths of a pearl at this tide
 ROW_WORTH = 5  # hundredths of a point a row higher up the shore is worth
+SLACK = 150  # hundredths: placements this close to the best are as good (variety)
 CARRY = 3  # tenths: how much a marker that survives into the next round counts
 
 
@@ -99,7 +100,7 @@ def _pick(best, below):
 def _best_place(state, seat, below, value, next_value, threat, shell_worth, rows=0):
     cells = state["cells"]
     before = [_bay_score(state, seat, b, value, next_value, threat) for b in range(R.BAYS)]
-    best = []
+    scored = []
     top = None
     for cell, cost in R.placements(state, seat):
         bay = R.bay_of(cell)
@@ -111,9 +112,8 @@ def _best_place(state, seat, below, value, next_value, threat, shell_worth, rows
             gain += R.row_of(cell) * rows  # higher up the shore is further from the tide's reach
         if top is None or gain > top:
             top = gain
-            best = [cell]
-        elif gain == top:
-            best.append(cell)
+        scored.append((gain, cell))
+    best = [cell for gain, cell in scored if gain >= top - SLACK]
     return top, best
 
 
