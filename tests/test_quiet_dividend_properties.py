@@ -176,6 +176,37 @@ def test_a_refused_move_leaves_the_state_identical(game, attempts):
     assert qd.from_dict(json.loads(json.dumps(qd.to_dict(state)))) == state
 
 
+@given(games, st.sampled_from(sorted(qd.to_dict(start("steady", 2, 0)))), st.integers(0, 8),
+       st.one_of(junk, st.dictionaries(st.text(max_size=3), junk, max_size=3)))
+@settings(max_examples=200, deadline=None)
+def test_a_damaged_save_is_refused_with_game_error_only(game, key, where, value):
+    setup_id, players, first, choices = game
+    state = start(setup_id, players, first)
+    for choice in choices[:20]:
+        if qd.is_over(state):
+            break
+        moves = qd.legal_moves(state, qd.to_act(state)[0])
+        m = moves[choice % len(moves)]
+        qd.move(state, qd.to_act(state)[0], m["move"], m["args"])
+    data = json.loads(json.dumps(qd.to_dict(state)))
+    target = data[key]
+    if isinstance(target, list) and target and where < len(target):
+        target[where] = value  # damage one element
+    else:
+        data[key] = value
+    try:
+        loaded = qd.from_dict(data)
+    except qd.GameError:
+        return
+    # accepted: it must be a state the rules can keep playing
+    check_limits(loaded)
+    qd.public_view(loaded)
+    if not qd.is_over(loaded):
+        seat = qd.to_act(loaded)[0]
+        m = qd.legal_moves(loaded, seat)[0]
+        qd.move(loaded, seat, m["move"], m["args"])
+
+
 # ---------------------------------------------------------------- the replay contract
 
 
