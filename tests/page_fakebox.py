@@ -143,7 +143,7 @@ class FakeBox:
     def view(self, seat):
         return {
             "v": self.version,
-            "box": self.phase,
+            "box": self.phase, "kind": "token_tide",
             "ssid": "Tidebox-2D2F",
             "you": None if seat is None else {"seat": seat, "name": self.names[seat]},
             "seats": [{"name": n, "present": p} for n, p in zip(self.names, self.present)],
@@ -280,13 +280,16 @@ class Handler(BaseHTTPRequestHandler):
                     self.reply(200, box.join(data.get("name")))
                 elif url.path == "/api/rejoin":
                     self.reply(200, box.rejoin(data.get("code")))
-                elif url.path in ("/api/allocation", "/api/unready"):
+                elif url.path == "/api/move":
                     if seat is None:
                         raise Refused(401, "join the table first")
-                    if url.path == "/api/unready":
+                    args = data.get("args") if isinstance(data.get("args"), dict) else {}
+                    if data.get("move") == "unready":
                         self.reply(200, box.unready(seat))
+                    elif data.get("move") == "allocate":
+                        self.reply(200, box.allocate(seat, args.get("allocation"), args.get("ready", True)))
                     else:
-                        self.reply(200, box.allocate(seat, data.get("allocation"), data.get("ready", True)))
+                        raise Refused(400, "Token Tide has no move called that")
                 elif url.path.startswith("/test/"):
                     self.reply(200, box.control(url.path[6:], data))
                 else:
@@ -346,8 +349,8 @@ class Player:
         self.url, self.token, self.seat, self.name = url, token, seat, name
 
     def allocate(self, allocation, ready=True):
-        body = {"allocation": allocation, "ready": ready}
-        status, data = call(self.url, "/api/allocation", body, self.token)
+        body = {"move": "allocate", "args": {"allocation": allocation, "ready": ready}}
+        status, data = call(self.url, "/api/move", body, self.token)
         assert status == 200, data
         return data
 

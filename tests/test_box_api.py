@@ -55,16 +55,19 @@ def test_joining_rules(box):
 
 def test_player_requests_need_a_valid_token(box):
     before = full_state(box)
-    assert "no seat" in refused(box, 401, "POST", "/api/allocation", {"allocation": [7, 0, 0]})
+    assert "no seat" in refused(box, 401, "POST", "/api/move",
+                                {"move": "allocate", "args": {"allocation": [7, 0, 0]}})
     body = {"allocation": [7, 0, 0]}
-    assert "no seat" in refused(box, 401, "POST", "/api/allocation", body, token="0" * 32)
-    assert "no seat" in refused(box, 401, "POST", "/api/unready", {}, token="zz")
+    assert "no seat" in refused(box, 401, "POST", "/api/move",
+                                {"move": "allocate", "args": body}, token="0" * 32)
+    assert "no seat" in refused(box, 401, "POST", "/api/move", {"move": "unready", "args": {}}, token="zz")
     assert full_state(box) == before
 
 
 def test_allocations_only_while_playing_and_only_legal(box):
     ada = box.join("Cy")["token"]
-    assert "no round" in refused(box, 409, "POST", "/api/allocation", {"allocation": [7, 0, 0]}, token=ada)
+    assert "not started" in refused(box, 409, "POST", "/api/move",
+                                 {"move": "allocate", "args": {"allocation": [7, 0, 0]}}, token=ada)
     box.press("C")  # to setup
     box.press("C")  # start: shuffled deck
     box.press("C")  # allocate
@@ -78,15 +81,17 @@ def test_allocations_only_while_playing_and_only_legal(box):
         (None, "three numbers"),
         ([10**40, 0, 0], "total 7"),
     ]:
-        assert words in refused(box, 400, "POST", "/api/allocation", {"allocation": bad}, token=ada)
-    assert "ready" in refused(box, 400, "POST", "/api/allocation", {"allocation": [7, 0, 0], "ready": "yes"},
+        assert words in refused(box, 400, "POST", "/api/move",
+                                {"move": "allocate", "args": {"allocation": bad}}, token=ada)
+    assert "ready" in refused(box, 400, "POST", "/api/move",
+                              {"move": "allocate", "args": {"allocation": [7, 0, 0], "ready": "yes"}},
                               token=ada)
     assert full_state(box, [ada]) == before
     ok = box.allocate(ada, [4, 1, 2])
     assert ok["ok"] is True
     mine = box.state(ada)["game"]
     assert mine["mine"] == [4, 1, 2] and mine["locked"] is True
-    box.api("POST", "/api/unready", {}, ada)
+    box.api("POST", "/api/move", {"move": "unready", "args": {}}, ada)
     assert box.state(ada)["game"]["locked"] is False
 
 

@@ -120,8 +120,11 @@ class PoweredGame:
         if action[0] == "press":
             return fuzzing.build_request("POST", "/sim/press", {"button": "C", "ms": 80})
         if action[0] == "unready":
-            return fuzzing.build_request("POST", "/api/unready", {}, self.tokens[action[1]])
-        return fuzzing.build_request("POST", "/api/allocation", {"allocation": action[2], "ready": action[3]},
+            return fuzzing.build_request("POST", "/api/move",
+                                         {"move": "unready", "args": {}}, self.tokens[action[1]])
+        return fuzzing.build_request("POST", "/api/move",
+                                     {"move": "allocate",
+                                      "args": {"allocation": action[2], "ready": action[3]}},
                                      self.tokens[action[1]])
 
     def act(self, action):
@@ -129,7 +132,7 @@ class PoweredGame:
         if action[0] == "press":
             self.box.press("C")
         elif action[0] == "unready":
-            self.box.api("POST", "/api/unready", {}, self.tokens[action[1]])
+            self.box.api("POST", "/api/move", {"move": "unready", "args": {}}, self.tokens[action[1]])
         else:
             self.box.allocate(self.tokens[action[1]], action[2], action[3])
         self.learn(self.views())
@@ -357,7 +360,8 @@ def test_a_reload_or_thirty_seconds_without_wifi_keeps_the_seat_and_the_allocati
     fuzzing.start_game(box)
     box.allocate(tokens[0], [4, 1, 2])
     # The phone sends a change and loses Wi-Fi before the answer arrives.
-    request = fuzzing.build_request("POST", "/api/allocation", {"allocation": [3, 1, 3]}, tokens[0])
+    request = fuzzing.build_request("POST", "/api/move",
+                                    {"move": "allocate", "args": {"allocation": [3, 1, 3]}}, tokens[0])
     with socket.create_connection((fuzzing.HOST, box.port), timeout=5) as sock:
         sock.sendall(request)
     box.advance(30000)  # 30 s of the box's time without a word from this phone
@@ -418,7 +422,8 @@ def test_a_rejoin_code_survives_a_power_cut_and_moves_the_seat_once(table):
     assert moved["seat"] == 0 and moved["token"] != tokens[0]
     assert box.state(moved["token"])["game"]["mine"] == [5, 1, 1]
     assert box.state(tokens[0])["you"] is None
-    stale = fuzzing.call(box.port, "POST", "/api/allocation", {"allocation": [7, 0, 0]}, token=tokens[0])
+    stale = fuzzing.call(box.port, "POST", "/api/move",
+                         {"move": "allocate", "args": {"allocation": [7, 0, 0]}}, token=tokens[0])
     assert stale.status == 401
     box.kill()
     box.start()

@@ -198,14 +198,14 @@ names = st.one_of(
     json_values, st.text(max_size=20),
     st.sampled_from(["<script>alert(1)</script>", "<b>Bo</b>", "Ada", "ada"]),
 )
-API_PATHS = ["/api/join", "/api/rejoin", "/api/allocation", "/api/unready", "/api/state"]
+API_PATHS = ["/api/join", "/api/rejoin", "/api/move", "/api/state"]
 path_variants = st.one_of(
     st.sampled_from(API_PATHS),
     st.sampled_from(API_PATHS).map(lambda p: p + "?seat=3&v=1"),
     st.sampled_from(API_PATHS).map(lambda p: p + "/"),
     st.sampled_from(API_PATHS).map(str.upper),
-    st.sampled_from(["/api/allocation/0", "/api/seat/3/allocation", "/api//allocation",
-                     "/api/../api/allocation", "/api/%61llocation", "/api/allocation%00", "/api/allocation#3",
+    st.sampled_from(["/api/move/0", "/api/seat/3/move", "/api//move", "/api/allocation", "/api/unready",
+                     "/api/../api/move", "/api/%6dove", "/api/move%00", "/api/move#3",
                      "/api", "/api/"]),
 )
 methods = st.one_of(
@@ -248,15 +248,20 @@ def tokens(draw, table):
 
 
 def is_legal_request(method, path, body, token, table):
-    """Would the box act on this? (A real seat's legal allocation or its unready.)"""
+    """Would the box act on this? (A real seat's legal allocation or its unready, as a move.)"""
     if token not in table.real or method.upper() != "POST":
         return False
     path = path.split("?")[0].split("#")[0]
-    if path == "/api/unready":
-        return True
-    if path != "/api/allocation" or not isinstance(body, dict):
+    if path != "/api/move" or not isinstance(body, dict) or not isinstance(body.get("args", {}), dict):
         return False
-    allocation, ready = body.get("allocation"), body.get("ready", True)
+    if not (body.get("seq") is None or type(body.get("seq")) is int):
+        return False
+    if body.get("move") == "unready":
+        return True
+    if body.get("move") != "allocate":
+        return False
+    args = body.get("args", {})
+    allocation, ready = args.get("allocation"), args.get("ready", True)
     return (
         isinstance(allocation, list) and len(allocation) == 3
         and all(type(v) is int and v >= 0 for v in allocation) and sum(allocation) == 7
@@ -277,8 +282,13 @@ def test_fuzz_json_bodies(playing, data):
     body = data.draw(st.one_of(
         json_values,
         st.fixed_dictionaries({}, optional={
-            "name": names, "code": json_values, "allocation": allocations, "ready": ready_values,
-            "seat": numbers, "token": st.sampled_from(sorted(playing.real)),
+            "name": names, "code": json_values, "seat": numbers,
+            "token": st.sampled_from(sorted(playing.real)),
+            "move": st.one_of(st.sampled_from(["allocate", "unready", "reveal", "next_round", "join"]),
+                              json_values),
+            "args": st.one_of(json_values, st.fixed_dictionaries({}, optional={
+                "allocation": allocations, "ready": ready_values, "seat": numbers})),
+            "seq": numbers,
         }),
     ), "body")
     if is_legal_request(method, path, body, token, playing):
@@ -297,10 +307,11 @@ def test_fuzz_allocations(playing, data):
         body["ready"] = data.draw(ready_values, "ready")
     if data.draw(st.integers(0, 4), "other seat") == 0:
         body["seat"] = data.draw(st.integers(0, 7), "seat")
-    if is_legal_request("POST", "/api/allocation", body, token, playing):
+    move = {"move": "allocate", "args": body}
+    if is_legal_request("POST", "/api/move", move, token, playing):
         return
-    raw = encode_json(body, data.draw(st.booleans(), "ascii"))
-    send(playing, "allocations", fuzzing.build_request("POST", "/api/allocation", raw, token))
+    raw = encode_json(move, data.draw(st.booleans(), "ascii"))
+    send(playing, "allocations", fuzzing.build_request("POST", "/api/move", raw, token))
 
 
 header_names = st.one_of(
@@ -332,8 +343,7 @@ def raw_requests(draw, table):
         return line + draw(st.sampled_from([b"\r\n\r\n", b"\n\n", b"\r\n", b""]))
     method = draw(st.sampled_from(["POST", "GET", "PUT"]))
     token = draw(tokens(table))
-    paths = [p for p in API_PATHS if not (token in table.real and p == "/api/unready")]  # a real unready acts
-    path = draw(st.sampled_from(paths))
+    path = draw(st.sampled_from(API_PATHS))
     if kind == 2:  # odd headers
         headers = draw(st.lists(st.tuples(header_names, header_values), max_size=6))
         body = draw(st.binary(max_size=200))
@@ -345,8 +355,8 @@ def raw_requests(draw, table):
         return fuzzing.build_request(method, path, b"{}", token, headers)
     if kind == 4:  # huge bodies (the box reads at most 512 bytes)
         size = draw(st.sampled_from([513, 600, 4096, 65536, 1 << 20]))
-        body = b'{"allocation": [7, 0, 0], "pad": "' + b"a" * size + b'"}'
-        return fuzzing.build_request("POST", "/api/allocation", body, token)
+        body = b'{"move": "allocate", "args": {"allocation": [7, 0, 0]}, "pad": "' + b"a" * size + b'"}'
+        return fuzzing.build_request("POST", "/api/move", body, token)
     if kind == 5:  # a Content-Length that lies
         body = draw(st.binary(max_size=100))
         length = draw(st.sampled_from([b"-1", b"-100", b"abc", b"1e3", b"0x10", b" ", b"513",
@@ -361,7 +371,7 @@ def raw_requests(draw, table):
         body = b'{"' + field + b'": "' + junk + b'"}'
         if draw(st.booleans()):
             body = junk + body
-        return fuzzing.build_request("POST", draw(st.sampled_from(paths[:3])), body, token)
+        return fuzzing.build_request("POST", draw(st.sampled_from(API_PATHS[:3])), body, token)
     # kind 7: a request split oddly (bare LF line ends, no final blank line)
     request = fuzzing.build_request(method, path, draw(st.binary(max_size=60)), token)
     if draw(st.booleans()):
@@ -409,9 +419,9 @@ def test_fuzz_joining(lobby, data):
         code = data.draw(st.one_of(st.integers(-1, 10**7).map(lambda n: "%06d" % n), json_values), "code")
         request = fuzzing.build_request("POST", "/api/rejoin", encode_json({"code": code}, True), token)
     else:
-        body = {"allocation": data.draw(allocations, "allocation")}
-        path = data.draw(st.sampled_from(["/api/allocation", "/api/unready"]))
-        request = fuzzing.build_request("POST", path, encode_json(body, True), token)
+        body = {"move": data.draw(st.sampled_from(["allocate", "unready"])),
+                "args": {"allocation": data.draw(allocations, "allocation")}}
+        request = fuzzing.build_request("POST", "/api/move", encode_json(body, True), token)
     send(lobby, "lobby", request)
 
 
@@ -421,12 +431,13 @@ def test_fuzz_after_the_reveal(revealed, data):
     """After the reveal no allocation changes: legal ones and unready from the real seats included."""
     token = data.draw(st.one_of(st.sampled_from(sorted(revealed.real)), tokens(revealed)), "token")
     if data.draw(st.integers(0, 3), "kind") == 0:
-        request = fuzzing.build_request("POST", "/api/unready", b"{}", token)
+        request = fuzzing.build_request("POST", "/api/move", b'{"move": "unready", "args": {}}', token)
     else:
         body = {"allocation": data.draw(st.one_of(
             st.lists(st.integers(0, 7), min_size=3, max_size=3).filter(lambda a: sum(a) == 7), allocations,
         ), "allocation"), "ready": data.draw(st.booleans(), "ready")}
-        request = fuzzing.build_request("POST", "/api/allocation", encode_json(body, True), token)
+        move = {"move": "allocate", "args": body}
+        request = fuzzing.build_request("POST", "/api/move", encode_json(move, True), token)
     send(revealed, "revealed", request)
 
 
@@ -452,14 +463,18 @@ def test_nobody_acts_for_another_seat(playing):
     character changed, or the token in another header moves nothing but the sender's own seat."""
     box, tokens = playing.box, playing.tokens
     for attempt in [
-        fuzzing.build_request("POST", "/api/allocation", {"allocation": [0, 0, 7], "seat": 0},
+        fuzzing.build_request("POST", "/api/move",
+                              {"move": "allocate", "args": {"allocation": [0, 0, 7], "seat": 0}},
                               tokens[5][::-1]),
-        fuzzing.build_request("POST", "/api/allocation?seat=0", {"allocation": [0, 0, 7]}),
-        fuzzing.build_request("POST", "/api/allocation", {"allocation": [0, 0, 7]},
+        fuzzing.build_request("POST", "/api/move?seat=0",
+                              {"move": "allocate", "args": {"allocation": [0, 0, 7]}}),
+        fuzzing.build_request("POST", "/api/move", {"move": "allocate", "args": {"allocation": [0, 0, 7]}},
                               headers=[("Cookie", "X-Seat-Token=" + tokens[0]),
                                        ("Authorization", tokens[0])]),
-        fuzzing.build_request("POST", "/api/unready", {"seat": 0}, tokens[0][:-1] + "x"),
-        fuzzing.build_request("POST", "/api/allocation", {"allocation": [0, 0, 7]}, " " + tokens[0][1:]),
+        fuzzing.build_request("POST", "/api/move", {"move": "unready", "args": {"seat": 0}},
+                              tokens[0][:-1] + "x"),
+        fuzzing.build_request("POST", "/api/move", {"move": "allocate", "args": {"allocation": [0, 0, 7]}},
+                              " " + tokens[0][1:]),
     ]:
         reply = send(playing, "seat", attempt)
         assert reply.status == 401, reply
@@ -469,7 +484,8 @@ def test_nobody_acts_for_another_seat(playing):
                 for s, t in tokens.items()}
 
     before = games()
-    reply = fuzzing.call(box.port, "POST", "/api/allocation?seat=0", {"allocation": [5, 1, 1], "seat": 0},
+    reply = fuzzing.call(box.port, "POST", "/api/move?seat=0",
+                         {"move": "allocate", "args": {"allocation": [5, 1, 1], "seat": 0}, "seat": 0},
                          token=tokens[6])
     assert reply.status == 200, reply
     after = games()
@@ -478,7 +494,7 @@ def test_nobody_acts_for_another_seat(playing):
         if seat != 6:
             assert after[seat]["mine"] == before[seat]["mine"]
             assert after[seat]["players"][seat]["ready"] == before[seat]["players"][seat]["ready"]
-    box.api("POST", "/api/unready", {}, tokens[6])
+    box.api("POST", "/api/move", {"move": "unready", "args": {}}, tokens[6])
     playing.freeze()  # seat 6 moved on purpose: the later checks start from here
 
 
@@ -513,7 +529,8 @@ def test_foreign_tokens_leave_no_lasting_heap(playing):
     before = live_heap(box)
     for i in range(40):
         token = distinct_characters(0x4E00 + 32 * i, 10) + "00"  # 32 bytes of UTF-8, like a token
-        request = fuzzing.build_request("POST", "/api/allocation", {"allocation": [7, 0, 0]}, token)
+        move = {"move": "allocate", "args": {"allocation": [7, 0, 0]}}
+        request = fuzzing.build_request("POST", "/api/move", move, token)
         reply = send(playing, "heap", request)
         assert reply.status == 401, reply
     assert live_heap(box) - before < 2048

@@ -218,7 +218,8 @@ def test_reveal_reasons_record_sheet_and_csv(box, phone):
     until(phone, phone.get_by_role("heading", name="Low Water"))
     token = token_of(phone)
     # round 1, Low Water (target 2), sent straight from Ada's seat
-    assert call(box.url, "/api/allocation", {"allocation": [2, 2, 3], "ready": True}, token)[0] == 200
+    assert call(box.url, "/api/move",
+                {"move": "allocate", "args": {"allocation": [2, 2, 3], "ready": True}}, token)[0] == 200
     bo.allocate([3, 1, 3])
     cy.allocate([1, 3, 3])
     box.reveal()
@@ -300,7 +301,8 @@ def test_practice_round_then_a_shared_victory(box, phone):
     until(phone, phone.get_by_text("Round 1 of 4"))
     token = token_of(phone)
     for _ in range(4):
-        assert call(box.url, "/api/allocation", {"allocation": [3, 2, 2]}, token)[0] == 200
+        assert call(box.url, "/api/move",
+                    {"move": "allocate", "args": {"allocation": [3, 2, 2]}}, token)[0] == 200
         bo.allocate([3, 2, 2])
         cy.allocate([1, 3, 3])
         box.reveal()

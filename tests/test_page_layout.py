@@ -58,7 +58,7 @@ def through_the_phases(box, page, label, check):
     token = token_of(page)
     box.next_round()
     for _ in range(3):
-        call(box.url, "/api/allocation", {"allocation": [2, 2, 3]}, token)
+        call(box.url, "/api/move", {"move": "allocate", "args": {"allocation": [2, 2, 3]}}, token)
         bo.allocate([3, 1, 3])
         box.reveal()
         box.next_round()
@@ -197,7 +197,7 @@ def test_one_request_at_a_time_only_to_the_box(box, phone):
     assert traffic["peak"] == 1, "the page had %d requests open at once" % traffic["peak"]
     assert all(url.startswith(box.url + "/") for url in seen), seen
     paths = {re.sub(r"\?.*", "", line) for line in traffic["log"]}
-    assert paths <= {"GET /", "GET /api/state", "POST /api/join", "POST /api/allocation", "POST /api/unready"}
+    assert paths <= {"GET /", "GET /api/state", "POST /api/join", "POST /api/move"}
     # polling asks "changed since v?" so an unchanged box answers with a few bytes
     assert any(re.fullmatch(r"GET /api/state\?v=\d+", line) for line in traffic["log"])
 

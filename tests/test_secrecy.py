@@ -92,11 +92,12 @@ class Phones(Background):
             ("GET", "/api/state?seat=3", None, me), ("GET", "/api/state?seat=3&v=0", None, None),
             ("GET", "/api/state?you=3", None, stolen), ("HEAD", "/api/state", None, stolen),
             ("OPTIONS", "/api/state", None, None), ("GET", "/api/state/3", None, me),
-            ("POST", "/api/allocation", {"allocation": [8, -1, 0], "seat": 3}, me),
-            ("POST", "/api/allocation", {"allocation": [3, 3, 3]}, me),
-            ("POST", "/api/allocation", {"allocation": "mine of seat 3"}, me),
-            ("POST", "/api/allocation", {"allocation": [7, 0, 0]}, stolen),
-            ("POST", "/api/unready", {}, stolen), ("POST", "/api/rejoin", {"code": "123456"}, None),
+            ("POST", "/api/move", {"move": "allocate", "args": {"allocation": [8, -1, 0], "seat": 3}}, me),
+            ("POST", "/api/move", {"move": "allocate", "args": {"allocation": [3, 3, 3]}}, me),
+            ("POST", "/api/move", {"move": "allocate", "args": {"allocation": "mine of seat 3"}}, me),
+            ("POST", "/api/move", {"move": "allocate", "args": {"allocation": [7, 0, 0]}}, stolen),
+            ("POST", "/api/move",
+             {"move": "unready", "args": {}}, stolen), ("POST", "/api/rejoin", {"code": "123456"}, None),
             ("POST", "/api/join", {"name": "Spy"}, None), ("GET", "/api/join", None, me),
         ]
         for path in ["/game.json", "/sim_state/game.json", "/state/game.json", "/../game.json",
@@ -214,13 +215,16 @@ def test_no_allocation_is_seen_before_its_reveal(box, tmp_path):
                 for _ in range(rng.choice([1, 1, 2])):  # some change their mind before the reveal
                     allocation = fuzzing.random_allocation(rng)
                     secrets[seat].append(allocation)
-                    reply = transcript.call(seat, "POST", "/api/allocation", {"allocation": allocation},
+                    reply = transcript.call(seat, "POST", "/api/move",
+                                            {"move": "allocate", "args": {"allocation": allocation}},
                                             tokens[seat])
                     assert reply.status == 200, reply
                 if rng.random() < 0.2:
-                    assert transcript.call(seat, "POST", "/api/unready", {}, tokens[seat]).status == 200
-                    reply = transcript.call(seat, "POST", "/api/allocation",
-                                            {"allocation": secrets[seat][-1]}, tokens[seat])
+                    assert transcript.call(seat, "POST", "/api/move",
+                                           {"move": "unready", "args": {}}, tokens[seat]).status == 200
+                    reply = transcript.call(seat, "POST", "/api/move",
+                                            {"move": "allocate", "args": {"allocation": secrets[seat][-1]}},
+                                            tokens[seat])
                     assert reply.status == 200
             before = len(transcript.entries)
             for _ in range(100):  # until every phone has polled the locked table (10 s at most)
