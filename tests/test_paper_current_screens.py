@@ -1,0 +1,66 @@
+"""Golden PNGs for Paper Current's OLED screens, rendered by the real MicroPython framebuf.
+
+To accept intended changes: `UPDATE_GOLDEN=1 pytest tests/test_paper_current_screens.py`, then look at
+the new PNGs in tests/golden/paper_current/ before committing them.
+"""
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from micropython_runner import MP_SCRIPTS
+from test_screens import frame_to_image
+
+GOLDEN = Path(__file__).parent / "golden" / "paper_current"
+FLOW = Path(__file__).parent.parent / "firmware" / "tidebox" / "games" / "paper_current" / "flow.py"
+
+
+@pytest.fixture(scope="module")
+def frames(mp, tmp_path_factory):
+    state = tmp_path_factory.mktemp("pc_screens")
+    proc = mp.run(MP_SCRIPTS / "render_paper_current.py", heap="2M", env={"TIDEBOX_STATE_DIR": str(state)})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_every_paper_current_screen_has_been_rendered(frames):
+    source = FLOW.read_text()
+    names = set(re.findall(r'^    name = "(\w+)"', source, re.M)) | set(re.findall(r'"(pc_\w+)"\)\)', source))
+    assert len(names) == 6
+    assert {n for n in names if any(label == n or label.startswith(n + "_") for label in frames)} == names
+
+
+def test_paper_current_screens_match_golden_pngs(frames):
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    update = os.environ.get("UPDATE_GOLDEN") == "1"
+    problems = []
+    for label, hex_frame in sorted(frames.items()):
+        image = frame_to_image(hex_frame)
+        path = GOLDEN / (label + ".png")
+        if update:
+            image.save(path)
+            continue
+        if not path.exists():
+            problems.append("%s: no golden PNG (run with UPDATE_GOLDEN=1 and review it)" % label)
+            continue
+        diff = ImageChops.difference(Image.open(path).convert("L"), image.convert("L")).getbbox()
+        if diff is not None:
+            problems.append("%s differs from its golden PNG in %s" % (label, diff))
+    assert problems == []
+
+
+def lit(image, box):
+    return sum(1 for v in image.crop(box).convert("L").tobytes() if v)
+
+
+def test_the_zone_picture_fills_the_cards_zone_only(frames):
+    # the three zones sit side by side under the launch line: left, centre, right as seen seated
+    thirds = {"left": (2, 36, 19, 42), "centre": (22, 36, 39, 42), "right": (42, 36, 59, 42)}
+    for zone in thirds:
+        image = frame_to_image(frames["pc_card_" + zone])
+        filled = [z for z, b in thirds.items() if lit(image, b) > 0.8 * (b[2] - b[0]) * (b[3] - b[1])]
+        assert filled == [zone]
