@@ -41,6 +41,7 @@ OPTIONS = (
 )
 
 MOVES = ("join", "promote", "switch", "pass", "rename")
+UNDO = True  # the box keeps the game before the last move: the reader may take a turn back
 
 # The public log holds one small int per entry, its decimal digits read LSCXY (a small int costs
 # no heap on MicroPython, where a list per turn would): Lap 1-6, Seat 0-7, Code, then X and Y:

@@ -1,0 +1,292 @@
+# The Quiet Dividend on the box: the public board, everyone's shares, each payout as it happens, the
+# final standings and the rematch, and the reader's items (a turn entered on the box, undo) as screen
+# objects on the reader's stack (see tidebox/reader.py). Nothing is secret in this game, so a turn
+# entered on the box needs no hand-off.
+from tidebox.box import PLAY, Refused
+from tidebox.games.base import GameError
+from tidebox.games.quiet_dividend import rules as game
+from tidebox.games.quiet_dividend import screens as draws
+from tidebox.screens import ListMenu, Screen, in_game_menu
+
+_seen = [None]  # payouts the reader has stepped past (None: not known yet, e.g. after a restart)
+
+
+def _unseen(state):
+    """Index of the first payout the reader has not stepped past, or None."""
+    paid = len(state["payouts"])
+    if _seen[0] is None:
+        # After a restart: a payout is still news while no turn of the next lap has been taken.
+        log = state["log"]
+        last = log[-1] if log else None
+        if isinstance(last, list):  # older saves kept [lap, seat, ...]
+            last = last[0] * 10000
+        news = paid and last is not None and last // 10000 == state["payouts"][-1]["lap"]
+        _seen[0] = paid - 1 if news else paid
+    if _seen[0] > paid:  # an undone turn took a payout back, or a new game began
+        _seen[0] = paid
+    return _seen[0] if _seen[0] < paid else None
+
+
+def home(reader):
+    """The screen for the game's state: a payout not yet shown, the end, or the board."""
+    box = reader.box
+    state = box.state
+    index = _unseen(state)
+    if index is not None:
+        return Payout(reader, index, len(state["payouts"]), news=True)
+    if game.is_over(state):
+        return Final(reader)
+    return Board(reader)
+
+
+def progress(state):
+    """One line for the resume screen."""
+    return draws.lap_label(state)
+
+
+def short_label(state, m):
+    """A legal move's label, with clubs' letters when the table's names make it too long."""
+    if len(m["label"]) <= 16:
+        return m["label"]
+    a = m["args"]
+    if m["move"] == "switch":
+        return "Switch %s to %s" % (a["from"], a["to"])
+    if m["move"] == "promote":
+        return "Promote %s (to %d)" % (a["club"], state["values"][game.CLUBS.index(a["club"])] + 1)
+    return "Join " + a["club"]
+
+
+def enter_turn(reader):
+    """The turn of the player whose turn it is, picked from the legal actions (A next, C take)."""
+    box = reader.box
+    waiting = box.to_act()
+    if not waiting:
+        reader.message = "No turn to enter"
+        return
+    seat = waiting[0]
+    state = box.state
+    items = []
+    for m in game.legal_moves(state, seat):
+        items.append((short_label(state, m), _taker(reader, seat, m)))
+    title = draws.draw.fit(state["names"][seat], 9) + "'s turn"
+    reader.push(Choices(reader, title, items, "qd_enter"))
+
+
+def _taker(reader, seat, m):
+    def take():
+        reader.box.move(seat, m["move"], m["args"])
+        reader.home()
+    return take
+
+
+def undo(reader):
+    box = reader.box
+    if not box.can_undo():
+        reader.message = "Nothing to undo"
+        return
+
+    def undone():
+        box.undo()
+        reader.home()
+        reader.message = "Turn undone"
+
+    reader.ask("Undo last turn?", undone)
+
+
+def payouts(reader):
+    state = reader.box.state
+    if not state["payouts"]:
+        reader.message = "No payout yet"
+        return
+    reader.push(Payout(reader, 0, len(state["payouts"])))
+
+
+def menu_items(reader):
+    """The game's items in the reader's in-game menu."""
+    box = reader.box
+    items = []
+    if box.to_act():
+        items.append(("Enter turn", lambda: enter_turn(reader)))
+    if box.can_undo():
+        items.append(("Undo last turn", lambda: undo(reader)))
+    if box.state["payouts"]:
+        items.append(("Payouts", lambda: payouts(reader)))
+    return items
+
+
+class Choices(ListMenu):
+    """A ListMenu showing four lines a page, so that every line stays clear of the hints."""
+
+    def draw(self, fb, now):
+        draws.draw_choices(fb, self, now)
+
+
+class Board(Screen):
+    """The public board: the clubs' values, the laps (payout laps marked), whose turn it is."""
+
+    name = "qd_board"
+
+    def __init__(self, reader):
+        super().__init__(reader)
+        self.paid = len(self.box.state["payouts"])
+
+    def draw(self, fb, now):
+        draws.draw_board(fb, self, now)
+
+    def tick(self, now):
+        # A phone's turn may have ended a payout lap or the game: show it at once.
+        box = self.box
+        if box.phase != PLAY or len(box.state["payouts"]) != self.paid:
+            self.reader.home()
+            return True
+        return False
+
+    def press(self, button, kind):
+        r = self.reader
+        if button == "A":
+            r.push(in_game_menu(r))
+        elif button == "B":
+            r.push(Shares(r))
+        elif button == "C":
+            enter_turn(r)
+
+
+class Shares(Screen):
+    """Every player's shares in A, B and C and points so far, paged."""
+
+    name = "qd_shares"
+
+    def draw(self, fb, now):
+        draws.draw_shares(fb, self, now)
+
+    def press(self, button, kind):
+        pages = draws.share_pages(self.box.state)
+        if button == "A":
+            if self.page > 0:
+                self.page -= 1
+            else:
+                self.reader.pop()
+        elif button == "C":
+            if self.page + 1 < pages:
+                self.page += 1
+            else:
+                self.reader.pop()
+
+
+class Payout(Screen):
+    """Payouts `index` to `upto` - 1, each with every player's amount, stepped with C. `news`: shown
+    because a payout lap just ended (stepping past it marks it seen)."""
+
+    name = "qd_payout"
+
+    def __init__(self, reader, index, upto, news=False):
+        super().__init__(reader)
+        self.index = index
+        self.upto = upto
+        self.news = news
+
+    def draw(self, fb, now):
+        draws.draw_payout(fb, self, now)
+
+    def tick(self, now):
+        if self.index >= len(self.box.state["payouts"]):  # the turn that paid was undone
+            self.reader.home()
+            return True
+        return False
+
+    def press(self, button, kind):
+        r = self.reader
+        state = self.box.state
+        if self.index >= len(state["payouts"]):  # undone meanwhile
+            r.home()
+            return
+        pages = draws.payout_pages(state, self.index)
+        if button == "A":
+            if self.page > 0:
+                self.page -= 1
+            elif self.index > 0 and not self.news:
+                self.index -= 1
+                self.page = draws.payout_pages(state, self.index) - 1
+            elif self.news:
+                r.push(in_game_menu(r))
+            else:
+                r.pop()
+        elif button == "C":
+            if self.page + 1 < pages:
+                self.page += 1
+            elif self.index + 1 < self.upto:
+                self.index += 1
+                self.page = 0
+            elif self.news:
+                _seen[0] = len(state["payouts"])
+                r.home()
+            else:
+                r.pop()
+
+
+class Final(Screen):
+    """The winners (tied leaders share the win), the final standings (shared ranks), then what next:
+    a rematch (seating reversed, another first player) or a new game with the same players."""
+
+    name = "qd_final"
+
+    def __init__(self, reader):
+        super().__init__(reader)
+        self.step = 0
+
+    def draw(self, fb, now):
+        draws.draw_final(fb, self, now)
+
+    def tick(self, now):
+        if not game.is_over(self.box.state):  # the last turn was undone
+            self.reader.home()
+            return True
+        return False
+
+    def press(self, button, kind):
+        r = self.reader
+        if button == "A":
+            r.push(in_game_menu(r))
+        elif button == "B":
+            self.step = 0
+            self.page = 0
+        elif button == "C":
+            if self.step == 0:
+                self.step = 1
+                self.page = 0
+                return
+            pages = draw_pages(self.box.state)
+            if self.page + 1 < pages:
+                self.page += 1
+                return
+            r.push(Choices(r, "Play again?", (
+                ("Rematch", lambda: r.ask("Rematch now?", lambda: rematch(r))),
+                ("New game", lambda: r.ask("New game?", lambda: new_game(r))),
+                ("Back", r.pop),
+            ), "qd_again"))
+
+
+def draw_pages(state):
+    return max(1, (len(state["names"]) + draws.PAGE - 1) // draws.PAGE)
+
+
+def new_game(reader):
+    reader.box.new_game()
+    reader.home()
+
+
+def rematch(reader):
+    """The same table again: the rules reverse the seating order and pick a different first player.
+    The box's core has no rematch of its own, so this sets the new game the way start_game does;
+    a failed save puts the box back to what flash holds (the finished game) and is refused."""
+    box = reader.box
+    try:
+        box.state = game.rematch(box.state, box.random_below)
+    except GameError as e:
+        raise Refused(409, e.message)
+    box.phase = PLAY
+    box.seq += 1  # moves sent on the old game stay stale
+    box.undo_text = None
+    _seen[0] = 0
+    box.changed()
+    reader.home()

@@ -1,0 +1,154 @@
+# The Quiet Dividend's screens, drawn (flow.py handles their buttons): the public board, everyone's
+# shares, each payout with every player's amount, the final standings.
+from tidebox import draw
+from tidebox.games.quiet_dividend import rules as game
+
+ROWS = 4  # player lines under a screen's title and header line
+PAGE = 5  # lines of a plain list
+
+
+def lap_label(state):
+    if game.is_over(state):
+        return "Game over"
+    return "Lap %d of %d" % (game.lap(state), game.LAPS)
+
+
+def club_text(state, c):
+    """A club as the box shows it: its letter, and its name when the table renamed it."""
+    name = state["clubs"][c]
+    return game.CLUBS[c] if name == game.CLUBS[c] else game.CLUBS[c] + " " + name
+
+
+def values_text(values):
+    return "A%d B%d C%d" % (values[0], values[1], values[2])
+
+
+def draw_board(fb, r, now):
+    state = r.box.state
+    pay_laps = game.setup_by_id(state["setup"])[3]
+    lap = game.lap(state)
+    over = game.is_over(state)
+    draw.title(fb, lap_label(state) + (": pays" if lap in pay_laps and not over else ""))
+    # The six laps, payout laps marked $, the lap being played inverted, laps done underlined.
+    for i in range(1, game.LAPS + 1):
+        x = 1 + (i - 1) * 21
+        here = i == lap and not over
+        if here:
+            fb.fill_rect(x, 10, 20, 9, 1)
+        fb.text(str(i), x + 2, 11, 0 if here else 1)
+        if i in pay_laps:
+            fb.text("$", x + 10, 11, 0 if here else 1)
+        if i <= state["laps"]:
+            fb.hline(x + 1, 19, 18, 1)
+    for c in range(3):
+        y = 20 + c * 9
+        value = state["values"][c]
+        fb.text(draw.fit(club_text(state, c), 10), 0, y)
+        fb.text(str(value), 84, y)
+        for k in range(game.MAX_VALUE):  # the value as four boxes, filled up to it
+            bx = 96 + k * 8
+            if k < value:
+                fb.fill_rect(bx, y, 7, 7, 1)
+            else:
+                fb.rect(bx, y, 7, 7, 1)
+    turn = game.current(state)
+    if turn is None:
+        fb.text("Final totals", 0, 47)
+    else:
+        fb.text(draw.fit("Turn: " + state["names"][turn], 16), 0, 47)
+    draw.hints_or_message(fb, r.message, "menu", "more", "" if over else "turn")
+
+
+def share_lines(state):
+    totals = game.totals(state)
+    return [(draw.fit(state["names"][i], 6), state["shares"][i], totals[i], state["seated"][i])
+            for i in range(len(state["names"]))]
+
+
+def share_pages(state):
+    return max(1, (len(state["names"]) + ROWS - 1) // ROWS)
+
+
+def draw_shares(fb, r, now):
+    state = r.box.state
+    lines = share_lines(state)
+    pages = share_pages(state)
+    page = r.page % pages
+    draw.title(fb, "Shares %d/%d" % (page + 1, pages) if pages > 1 else "Shares, points")
+    fb.text("A B C", 56, 11)
+    draw.right(fb, "pts", 11)
+    for k, (name, held, total, seated) in enumerate(lines[page * ROWS:(page + 1) * ROWS]):
+        y = 20 + k * 9
+        fb.text(name if seated else name[:5] + "-", 0, y)  # "-": left the game
+        fb.text("%d %d %d" % (held[0], held[1], held[2]), 56, y)
+        draw.right(fb, str(total), y)
+    draw.hints_or_message(fb, r.message, "back", "", "next" if page + 1 < pages else "done")
+
+
+def payout_lines(state, index):
+    """Every player's amount in one payout, then the reset that followed it (Seasonal)."""
+    p = state["payouts"][index]
+    lines = [(draw.fit(state["names"][i], 12), str(p["amounts"][i])) for i in range(len(state["names"]))]
+    if p["reset"]:
+        lines.append(("reset " + values_text(p["reset"]), ""))
+    return lines
+
+
+def payout_pages(state, index):
+    return max(1, (len(payout_lines(state, index)) + ROWS - 1) // ROWS)
+
+
+def draw_payout(fb, r, now):
+    state = r.box.state
+    p = state["payouts"][r.index]
+    pages = payout_pages(state, r.index)
+    page = r.page % pages
+    if pages > 1:
+        draw.title(fb, "Pay %d lap %d %d/%d" % (r.index + 1, p["lap"], page + 1, pages))
+    else:
+        draw.title(fb, "Payout %d: lap %d" % (r.index + 1, p["lap"]))
+    fb.text("at " + values_text(p["values"]), 0, 11)
+    for k, (left, amount) in enumerate(payout_lines(state, r.index)[page * ROWS:(page + 1) * ROWS]):
+        y = 20 + k * 9
+        fb.text(left, 0, y)
+        if amount:
+            draw.right(fb, amount, y)
+    last = page + 1 >= pages and r.index + 1 >= r.upto
+    draw.hints_or_message(fb, r.message, "back", "", "ok" if last else "next")
+
+
+def standing_lines(state):
+    return ["%d %s %d" % (rank, draw.fit(state["names"][i], 10), total)
+            for rank, i, total in game.standings(state)]
+
+
+def draw_final(fb, r, now):
+    state = r.box.state
+    if r.step == 0:
+        won = game.winners(state)
+        totals = game.totals(state)
+        draw.title(fb, "WINNER" if len(won) == 1 else "WINNERS (tie)")
+        if len(won) == 1:
+            draw.big_center(fb, draw.fit(state["names"][won[0]], 8), 18, 2)
+            draw.center(fb, "%d points" % totals[won[0]], 40)
+        else:
+            names = [draw.fit(state["names"][i], 12) for i in won]
+            if len(names) > 4:
+                names = names[:3] + ["+%d more" % (len(names) - 3)]
+            draw.rows(fb, names, y=12)
+            fb.text("%d points each" % totals[won[0]], 0, 47)
+        draw.hints_or_message(fb, r.message, "menu", "", "next")
+        return
+    lines, pages = draw.page(standing_lines(state), r.page, PAGE)
+    draw.title(fb, "Final %d/%d" % (r.page % pages + 1, pages) if pages > 1 else "Final standings")
+    draw.rows(fb, lines)
+    draw.hints_or_message(fb, r.message, "menu", "top", "next")
+
+
+def draw_choices(fb, r, now):
+    """A list of four lines a page (the last line stays clear of the hints)."""
+    draw.title(fb, r.title)
+    labels = [label for label, _ in r.items]
+    lines, _ = draw.page(labels, r.cursor // ROWS, ROWS)
+    draw.rows(fb, lines, y=12, step=10, cursor=r.cursor % ROWS)
+    draw.hints_or_message(fb, r.message, "next", "back", "pick")

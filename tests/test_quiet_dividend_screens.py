@@ -1,0 +1,55 @@
+"""A golden PNG for every OLED screen of The Quiet Dividend, rendered by the real MicroPython framebuf
+and compared pixel for pixel (UPDATE_GOLDEN=1 regenerates them: look at them before committing)."""
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+from test_screens import GOLDEN, frame_to_image
+
+from micropython_runner import MP_SCRIPTS
+
+FLOW = Path(__file__).parent.parent / "firmware" / "tidebox" / "games" / "quiet_dividend" / "flow.py"
+
+
+@pytest.fixture(scope="module")
+def frames(mp, tmp_path_factory):
+    state = tmp_path_factory.mktemp("qd_screens")
+    proc = mp.run(MP_SCRIPTS / "render_quiet_dividend.py", heap="2M", env={"TIDEBOX_STATE_DIR": str(state)})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_every_screen_of_the_game_has_been_rendered(frames):
+    source = FLOW.read_text()
+    names = set(re.findall(r'^    name = "(\w+)"', source, re.M))
+    names |= set(re.findall(r'"(qd_\w+)"\)', source))  # its list menus ("qd_enter", "qd_again")
+    assert {"qd_board", "qd_shares", "qd_payout", "qd_final", "qd_enter", "qd_again"} <= names
+    for name in names:
+        assert any(label == name or label.startswith(name + "_") for label in frames), name
+
+
+def test_screens_match_golden_pngs(frames):
+    update = os.environ.get("UPDATE_GOLDEN") == "1"
+    problems = []
+    for label, hex_frame in sorted(frames.items()):
+        image = frame_to_image(hex_frame)
+        path = GOLDEN / (label + ".png")
+        if update:
+            image.save(path)
+            continue
+        if not path.exists():
+            problems.append("%s: no golden PNG (run with UPDATE_GOLDEN=1 and review it)" % label)
+            continue
+        diff = ImageChops.difference(Image.open(path).convert("L"), image.convert("L")).getbbox()
+        if diff is not None:
+            problems.append("%s differs from its golden PNG in %s" % (label, diff))
+    assert problems == []
+
+
+def test_no_screen_is_blank(frames):
+    for label, hex_frame in frames.items():
+        assert any(bytes.fromhex(hex_frame)), label
