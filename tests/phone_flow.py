@@ -344,16 +344,18 @@ def island_text(allocation, islands=(0, 1, 2)):
     return [re.compile(r"%s\s*%d(?!\d)" % (ISLANDS[k], allocation[k])) for k in islands]
 
 
-def secrets_held(content, others, text_too):
+def secrets_held(content, others, text_too, mine=None):
     """Where other players' allocations show in a page's content (PAGE_CONTENT_JS): its markup,
-    input fields and storage, and (text_too) its text."""
+    input fields and storage, and (text_too) its text, where an island the phone's own allocation
+    (`mine`) gives the same number cannot tell them apart and is left out."""
     found = []
     for name, allocation in others.items():
         for part in ("html", "inputs", "storage"):
             if json_forms(allocation).search(content[part]):
                 found.append("%s's %s in the page's %s" % (name, allocation, part))
         if text_too:
-            for pattern in island_text(allocation):
+            islands = [k for k in range(3) if mine is None or allocation[k] != mine[k]]
+            for pattern in island_text(allocation, islands):
                 if pattern.search(content["text"]):
                     found.append("%s's %s in the page text: %s" % (name, allocation, pattern.pattern))
     return found
@@ -377,8 +379,10 @@ def secrets_received(responses, others):
 
 
 def reader_opens_the_table(box):
-    """From the box's first screen to the join screen the phones join on."""
-    box.choose()
+    """From the box's first screen (the game menu after the splash) to Token Tide's join screen."""
+    if box.screen() != "join":
+        box.choose("token_tide")
+    box.wait_screen("join")
 
 
 def reader_starts(press, deck="numbered"):

@@ -539,17 +539,22 @@
     var text = lines.map(function (l) { return l.join(','); }).join('\r\n') + '\r\n';
     var name = S && S.you ? S.you.name.replace(/[^A-Za-z0-9_-]+/g, '_') : '';
     var a = el('a');
-    a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+    // Safari asks "Download?" first: the file's address lives until the next save, not a second.
+    if (csvUrl) URL.revokeObjectURL(csvUrl);
+    a.href = csvUrl = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
     a.download = 'token-tide' + (name ? '-' + name : '') + '.csv';
+    if (!('download' in a)) a.target = '_blank'; // an older Safari shows the text instead
     document.body.appendChild(a);
     a.click();
-    setTimeout(function () {
-      URL.revokeObjectURL(a.href);
-      a.remove();
-    }, 1000);
+    a.remove();
   });
+  var csvUrl = '';
   $('print').addEventListener('click', function () { window.print(); });
-  window.addEventListener('beforeprint', function () { $('reveal').open = true; });
+  function openForPrint() { $('reveal').open = true; }
+  window.addEventListener('beforeprint', openForPrint);
+  // Safari before 13 has no beforeprint: the print media query says it instead
+  var printing = window.matchMedia ? window.matchMedia('print') : null;
+  if (printing && printing.addListener) printing.addListener(function (m) { if (m.matches) openForPrint(); });
 
   // ---------------------------------------------------------------- the countdown
   // Computed here from left_ms at the moment the state arrived; it paces, it never forces.
