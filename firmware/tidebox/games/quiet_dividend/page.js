@@ -1,0 +1,126 @@
+// The Quiet Dividend on the phones: the player whose turn it is gets the legal actions as big buttons;
+// everyone sees the whole public record (values, shares, payouts, whose turn, the turn log), printable.
+(function () {
+  'use strict';
+  var T = window.Tidebox;
+  var el = T.el;
+  var MAX_VALUE = 4, MAX_IN_CLUB = 2, MAX_SHARES = 4, LETTERS = ['A', 'B', 'C'];
+  var buzzed = null; // the seq this phone last vibrated for
+  var err = '';
+
+  // The legal actions, the rule sheet's limits applied to the public record (as the box's rules do).
+  function actions(g, seat) {
+    var held = g.shares[seat], out = [], c, t;
+    var total = held[0] + held[1] + held[2];
+    for (c = 0; c < 3; c++) {
+      if (held[c] < MAX_IN_CLUB && total < MAX_SHARES) out.push(['join', { club: LETTERS[c] }, 'Join ' + g.clubs[c]]);
+    }
+    for (c = 0; c < 3; c++) {
+      if (g.values[c] < MAX_VALUE) {
+        out.push(['promote', { club: LETTERS[c] }, 'Promote ' + g.clubs[c] + ' (to ' + (g.values[c] + 1) + ')']);
+      }
+    }
+    for (c = 0; c < 3; c++) {
+      for (t = 0; t < 3; t++) {
+        if (c !== t && held[c] > 0 && held[t] < MAX_IN_CLUB) {
+          out.push(['switch', { from: LETTERS[c], to: LETTERS[t] }, 'Switch ' + g.clubs[c] + ' to ' + g.clubs[t]]);
+        }
+      }
+    }
+    return out.length ? out : [['pass', {}, 'Pass']];
+  }
+
+  function send(s, a, box) {
+    var buttons = box.querySelectorAll('button');
+    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
+    T.api('POST', '/api/move', { move: a[0], args: a[1], seq: s.seq }).then(function (r) {
+      err = r.status === 200 ? '' : r.status === 409 ? 'The game moved on: here it is as it is now.'
+        : r.data.error || (r.status ? 'The box refused (' + r.status + ').' : 'No answer from the box. Try again.');
+      T.refresh();
+    });
+  }
+
+  function table(head, rows) {
+    var t = el('table', 'sheet'), tr = el('tr');
+    var thead = el('thead'), body = el('tbody');
+    head.forEach(function (h) { tr.appendChild(el('th', null, h)); });
+    thead.appendChild(tr);
+    rows.forEach(function (row) {
+      var r = el('tr');
+      row.forEach(function (c, k) { r.appendChild(el(k ? 'td' : 'th', null, String(c))); });
+      body.appendChild(r);
+    });
+    T.fill(t, [thead, body]);
+    var wrap = el('div', 'scroll');
+    wrap.appendChild(t);
+    return wrap;
+  }
+
+  function render(s, root) {
+    var g = s.game, me = s.you.seat, mine = !g.over && g.turn === me;
+    var kids = [], card;
+    var names = g.names;
+    var vals = g.clubs.map(function (c, k) { return c + ' ' + g.values[k]; }).join(' \u00b7 ');
+    // whose turn: a banner for this player, a line for everyone else
+    card = el('div', 'card');
+    if (g.over) {
+      card.appendChild(el('p', 'status', 'Game over'));
+      card.appendChild(el('p', 'winners', (g.winners.length > 1 ? 'Shared win: ' : 'Winner: ')
+        + g.winners.map(function (i) { return names[i]; }).join(', ')));
+      var ol = el('ol', 'standings');
+      T.fill(ol, g.standings.map(function (st) {
+        return el('li', null, st[0] + '. ' + names[st[1]] + ' \u2013 ' + T.pts(st[2]));
+      }));
+      card.appendChild(ol);
+    } else if (mine) {
+      card.className = 'card qdturn';
+      card.appendChild(el('p', 'status', 'Your turn, ' + names[me] + ': lap ' + g.lap + ' of ' + g.laps_total));
+      var box = el('div', 'qdacts');
+      actions(g, me).forEach(function (a) {
+        var b = el('button', 'wide', a[2]);
+        b.type = 'button';
+        b.addEventListener('click', function () { send(s, a, box); });
+        box.appendChild(b);
+      });
+      card.appendChild(box);
+      if (buzzed !== s.seq && navigator.vibrate) navigator.vibrate(200);
+      buzzed = s.seq;
+    } else {
+      card.appendChild(el('p', 'status', names[g.turn] + '\u2019s turn (lap ' + g.lap + ' of ' + g.laps_total + ')'));
+    }
+    card.appendChild(el('p', 'err', err));
+    err = ''; // shown once, until the game changes again
+    kids.push(card);
+    // the public record
+    card = el('div', 'card');
+    card.appendChild(el('h2', null, 'The Quiet Dividend \u2013 ' + g.setup_name));
+    card.appendChild(el('p', null, 'Values: ' + vals));
+    card.appendChild(el('p', 'small', 'Laps done: ' + g.laps + ' of ' + g.laps_total + '. Payouts after laps '
+      + g.payout_laps.join(', ') + (g.resets.length ? '; values reset after laps '
+      + g.resets.map(function (r) { return r[0]; }).join(', ') : '') + '.'));
+    card.appendChild(table(['Player'].concat(g.clubs, ['Points']), names.map(function (n, i) {
+      var who = (i === g.turn && !g.over ? '\u25b6 ' : '') + n + (g.seated[i] ? '' : ' (left)');
+      return [who].concat(g.shares[i], [g.totals[i]]);
+    })));
+    if (g.payouts.length) {
+      card.appendChild(el('h3', null, 'Payouts'));
+      card.appendChild(table(['Player'].concat(g.payouts.map(function (p) {
+        return 'Lap ' + p.lap + ' (' + p.values.join('/') + ')';
+      })), names.map(function (n, i) {
+        return [n].concat(g.payouts.map(function (p) { return p.amounts[i]; }));
+      })));
+    }
+    card.appendChild(el('h3', null, 'Turns'));
+    var log = el('ol', 'small');
+    T.fill(log, g.log.map(function (e) { return el('li', null, 'Lap ' + e[0] + ': ' + e[2]); }));
+    card.appendChild(log);
+    var print = el('button', 'ghost noprint', 'Print record sheet');
+    print.type = 'button';
+    print.addEventListener('click', function () { window.print(); });
+    card.appendChild(print);
+    kids.push(card);
+    T.fill(root, kids);
+  }
+
+  T.games.quiet_dividend = { title: 'The Quiet Dividend', render: render };
+})();
