@@ -1,0 +1,163 @@
+// Paper Current on the phones: the course card, whose launch it is, score entry for the eight boats
+// (any phone: the game is cooperative), the shared total against the target, and the "Build the
+// harbour" guide drawn from the rule sheet's dimensions (the same numbers as rules.HARBOUR).
+(function () {
+  var T = window.Tidebox;
+  var el = T.el;
+  var NS = 'http://www.w3.org/2000/svg';
+  // rules.HARBOUR, in cm (a test checks these against the rules)
+  var H = {
+    length: 80, width: 30, line: 10, zone: 10, offset: 10, outerW: 18, outerH: 24, beyond: 30,
+    near: 40, far: 64, innerW: 10, innerH: 12, behind: 10, boat: 3
+  };
+  var SAFETY = [
+    'Paper boats only: no metal clips, sharp folds, added weights or small hard projectiles.',
+    'Test one gentle slide before the game to choose a safe force.',
+    'The sheet must lie flat; tape its outer corners with removable tape only if the table owner permits.',
+    'Do not use a delicate surface, send boats off an elevated edge, blow on pieces or aim toward people.',
+    'Stop to clear cups and fragile objects before playing.',
+    'Slide with one continuous push; the boat stays on the table. No throwing, no flicking into the air.',
+    'Other hands stay out of the lane until everything stops.'
+  ];
+  var WORDS = ['0 out', '1 outer', '2 inner'];
+  var note = '';
+  var guide = null; // built once: it never changes
+
+  function svg(tag, attrs, text) {
+    var e = document.createElementNS(NS, tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (text != null) e.textContent = text;
+    return e;
+  }
+
+  // The lane from above, the players at the bottom (near end): y = 0 is the far end.
+  function drawing() {
+    var L = H.length, W = H.width, mid = W / 2;
+    var s = svg('svg', { viewBox: '-17 -9 64 100', role: 'img', 'class': 'pc-svg' });
+    s.appendChild(svg('title', {}, 'The lane, launch line, launch zones and the harbour, with dimensions'));
+    function add(tag, a, text) { var e = svg(tag, a, text); s.appendChild(e); return e; }
+    function box(x, y, w, h, cls) { add('rect', { x: x, y: y, width: w, height: h, 'class': cls }); }
+    function label(x, y, text, anchor, rotate) {
+      var a = { x: x, y: y, 'text-anchor': anchor || 'middle' };
+      if (rotate) a.transform = 'rotate(-90 ' + x + ' ' + y + ')';
+      add('text', a, text);
+    }
+    var line = L - H.line;
+    box(0, 0, W, L, 'pc-lane');
+    box(mid - 10.5, L - H.far - (29.7 - H.outerH) / 2, 21, 29.7, 'pc-sheet');
+    box(mid - H.outerW / 2, L - H.far, H.outerW, H.outerH, 'pc-outer');
+    box(mid - H.innerW / 2, L - H.far + (H.outerH - H.innerH) / 2, H.innerW, H.innerH, 'pc-inner');
+    add('line', { x1: 0, y1: line, x2: W, y2: line, 'class': 'pc-line' });
+    ['left', 'centre', 'right'].forEach(function (z, i) {
+      var x = mid + (i - 1) * H.offset - H.zone / 2;
+      box(x + 0.4, line + 0.8, H.zone - 0.8, H.line - 1.6, 'pc-zone');
+      label(x + H.zone / 2, line + 4.5, z);
+      label(x + H.zone / 2, line + 8, H.zone + ' cm');
+    });
+    label(mid, -5.5, 'far end: at least ' + H.behind + ' cm clear behind the sheet');
+    label(mid, -1.5, 'lane ' + W + ' cm wide');
+    label(-2.5, L / 2, 'lane ' + L + ' cm long', 'middle', true);
+    label(mid, L - H.far + 4.5, 'OUTER / 1: ' + H.outerW + ' \u00d7 ' + H.outerH + ' cm');
+    label(mid, L - H.far + H.outerH / 2 - 0.5, 'INNER / 2');
+    label(mid, L - H.far + H.outerH / 2 + 3, H.innerW + ' \u00d7 ' + H.innerH + ' cm');
+    add('line', { x1: W + 3, y1: line, x2: W + 3, y2: L - H.near, 'class': 'pc-dim' });
+    label(W + 6, (line + L - H.near) / 2, H.beyond + ' cm beyond the line', 'middle', true);
+    label(W + 3, L - H.near + 3.5, 'near edge ' + H.near + ' cm', 'start');
+    label(W + 3, L - H.far - 1, 'far edge ' + H.far + ' cm', 'start');
+    label(mid, line - 1.2, 'launch line ' + H.line + ' cm from the near end');
+    label(mid, L + 5.5, 'players sit here (near end) \u00b7 boats about ' + H.boat + ' cm wide');
+    return s;
+  }
+
+  function buildGuide() {
+    var d = el('details', 'card');
+    d.appendChild(el('summary', 'status', 'Build the harbour'));
+    d.appendChild(el('p', 'small', 'Not to print scale: measure with a ruler, the ruler is the authority. ' +
+      'Lay an A4 or Letter sheet, portrait, at the far end of the lane; left and right are as seen ' +
+      'from the seated player.'));
+    d.appendChild(drawing());
+    d.appendChild(el('h3', null, 'Safety'));
+    var ul = el('ul', 'small');
+    SAFETY.forEach(function (t) { ul.appendChild(el('li', null, t)); });
+    d.appendChild(ul);
+    return d;
+  }
+
+  function send(g, s, boat, result) {
+    note = '';
+    T.api('POST', '/api/move', {
+      move: 'set_result', args: { boat: boat, result: result, was: g.results[boat - 1] }, seq: s.seq
+    }).then(function (r) {
+      if (r.status === 409) note = 'Someone else changed the results just now: here they are as they are.';
+      else if (r.status !== 200) note = (r.data && r.data.error) || 'The box did not take that: try again.';
+      T.refresh();
+    });
+  }
+
+  function scoreEntry(g, s) {
+    var c = el('section', 'card');
+    c.appendChild(el('h2', null, 'Where did each boat stop? (' + g.entered + ' of 8 entered)'));
+    g.results.forEach(function (now, i) {
+      var row = el('div', 'row pc-boat');
+      row.appendChild(el('span', 'pc-n', 'Boat ' + (i + 1) + ' (' + g.names[g.order[i]] + ')'));
+      [2, 1, 0].forEach(function (r) {
+        var b = el('button', now === r ? 'pc-on' : 'ghost', WORDS[r]);
+        b.setAttribute('aria-pressed', now === r ? 'true' : 'false');
+        b.addEventListener('click', function () { send(g, s, i + 1, r); });
+        row.appendChild(b);
+      });
+      c.appendChild(row);
+    });
+    c.appendChild(el('p', null, 'So far ' + g.so_far + ' + bonus ' + (g.bonus_holds ? 2 : 0) +
+      '. The reader confirms the round on the box.'));
+    return c;
+  }
+
+  function render(s, root) {
+    var g = s.game;
+    var card = g.card;
+    var kids = [];
+    var head = el('section', 'card');
+    head.appendChild(el('h2', null, g.over ? 'Course over' : 'Round ' + g.round + ' of ' + g.rounds + ': ' + card.name));
+    if (!g.over) {
+      head.appendChild(el('p', null, 'Launch zone: ' + card.zone + ' (as seen from your seat). ' + card.zone_words + '.'));
+      head.appendChild(el('p', null, 'Bonus: ' + card.bonus));
+    }
+    var status = '';
+    if (g.phase === 'launch') {
+      status = 'Boat ' + g.boat + ' of 8: ' + g.launcher_name + ' launches.';
+      var mine = g.boats || [];
+      var you = g.now ? 'Your boat: ' + g.boat + ', slide it now.' : g.next ? 'Your boat: ' + g.next + ' (next).'
+        : 'No more boats for you this round.';
+      head.appendChild(el('p', 'status', status));
+      head.appendChild(el('p', 'status pc-you', you));
+      head.appendChild(el('p', 'small', 'Your boats this round: ' + (mine.length ? mine.join(', ') : 'none')));
+    } else if (g.phase === 'scored') {
+      var last = g.played[g.played.length - 1];
+      head.appendChild(el('p', 'status', 'Round ' + last.n + ' scored: ' + last.score + ' of 18 (boats ' +
+        last.boats + ', bonus +' + last.bonus + '). The reader turns to the next round.'));
+    } else if (g.over) {
+      head.appendChild(el('p', 'status', g.total + ' of ' + g.max_total + ': the target of ' + g.target +
+        (g.reached ? ' is reached. Well docked!' : ' is not reached.')));
+    }
+    kids.push(head);
+    if (note) kids.push(el('p', 'err', note));
+    if (g.phase === 'score') kids.push(scoreEntry(g, s));
+    var tot = el('section', 'card');
+    tot.appendChild(el('p', 'status', 'Total ' + g.total + ' of ' + g.max_total + ', target ' + g.target));
+    var ul = el('ul', 'names');
+    g.played.forEach(function (r) {
+      var li = el('li');
+      li.appendChild(el('span', null, 'Round ' + r.n + ': ' + r.name));
+      li.appendChild(el('span', 'tag', r.score + ' (+' + r.bonus + ')'));
+      ul.appendChild(li);
+    });
+    tot.appendChild(ul);
+    kids.push(tot);
+    if (!guide) guide = buildGuide();
+    kids.push(guide);
+    T.fill(root, kids);
+  }
+
+  T.games.paper_current = { title: 'Paper Current', render: render };
+})();
