@@ -1,0 +1,163 @@
+"""`make bench-rp2040`: Tidebox's costs on the real rp2 MicroPython firmware in the rp2040js emulator.
+
+    python host_tools/rp2040/bench_rp2040.py [--firmware-dir build/firmware] [--only mpy|frozen]
+
+rp2040js (npm, pinned in package.json) runs the RPI_PICO_W firmware with timers that follow the
+executed cycles, so time.ticks_us() on the device measures Cortex-M0+ time at 125 MHz. Two builds:
+
+- `.mpy`: the stock firmware (firmware.py --stock) with the bundle's .mpy files on its littlefs, as
+  `make deploy` leaves a board;
+- `frozen`: Tidebox's firmware (boards/manifest.py): the same modules frozen into flash.
+
+Either way the image also holds emu_board.py as board.mpy (the Pico's buttons, buzzer and
+watchdog; an in-RAM display, a fake radio, no flash writes) and tidebox_bench.py, which the harness
+runs through the raw REPL (run.mjs). The figures are lower bounds: no flash-cache misses (the
+emulator reads flash at RAM speed), no lwIP or Wi-Fi work, no I2C transfer. About 3 minutes a build.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import build  # noqa: E402
+
+OUT = build.ROOT / "build" / "bench-rp2040"
+BOARD = "RPI_PICO_W"  # rp2040js emulates the RP2040 only: the Pico 2 W's RP2350 is not measured
+FS_OFFSET = 0x12C000  # 2 MB flash less the RPI_PICO_W build's 848 KB filesystem
+# (key, label, unit divisor) in the issue's order; "_threshold": with gc.threshold(mem_free // 16)
+ROWS = (
+    ("idle_poll", "one idle poll (GET /api/state?v=N, nothing changed)"),
+    ("idle_poll_threshold", "  the same with gc.threshold(mem_free // 16)"),
+    ("full_view", "a full-view request"),
+    ("full_view_threshold", "  the same with gc.threshold(mem_free // 16)"),
+    ("gc_collect", "gc.collect(), 8-player game"),
+    ("view_rebuild", "rebuilding the shared part of the view"),
+    ("seat_of", "seats.seat_of(token)"),
+    ("button_loop", "one pass of the 10 ms button loop, nothing pressed"),
+)
+
+
+def node_modules():
+    if not (HERE / "node_modules" / "rp2040js").is_dir():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=HERE, check=True)
+
+
+def image(tree, out_img):
+    """A littlefs image of `tree` (made by the MicroPython unix port's own littlefs)."""
+    subprocess.run([build.micropython(), "-X", "heapsize=4M", str(HERE / "make_lfs.py"), str(tree),
+                    str(out_img)], check=True)
+
+
+def stage(kind, work):
+    """The filesystem tree for one build: the bundle (.mpy) or nothing but the harness (frozen)."""
+    tree = work / ("tree-" + kind)
+    if tree.exists():
+        shutil.rmtree(tree)
+    if kind == "mpy":
+        # Every firmware module compiled as the bundle compiles it (the bundle keeps only those
+        # main.py imports; the others cost flash here, no heap), laid out as on the board.
+        build.build_tree(tree, "pico_w.py", ("pico_common.py",))
+        (tree / "main.py").unlink()  # nothing may start at boot: the harness drives the REPL
+    tree.mkdir(parents=True, exist_ok=True)
+    for src, name in ((HERE / "emu_board.py", "board"), (HERE / "tidebox_bench.py", "tidebox_bench")):
+        (tree / (name + ".mpy")).unlink(missing_ok=True)
+        build.compile_file(src, tree / (name + ".mpy"), name + ".py")
+    return tree
+
+
+def run_one(kind, firmware_bin, work, timeout):
+    img = work / ("littlefs-%s.img" % kind)
+    image(stage(kind, work), img)
+    if firmware_bin.stat().st_size > FS_OFFSET:
+        raise SystemExit("%s is larger than the space before the filesystem" % firmware_bin)
+    script = work / "go.py"
+    script.write_text("import tidebox_bench\ntidebox_bench.run()\n")
+    env = dict(os.environ, LFS_IMG=str(img), LFS_OFFSET=str(FS_OFFSET))
+    print("# %s: booting %s in rp2040js ..." % (kind, firmware_bin), flush=True)
+    proc = subprocess.run(["node", str(HERE / "run.mjs"), str(firmware_bin), str(script), str(timeout)],
+                          cwd=HERE, env=env, capture_output=True, text=True)
+    (work / ("%s.log" % kind)).write_text(proc.stdout + "\n--- stderr\n" + proc.stderr)
+    if proc.returncode != 0 or "DONE" not in proc.stdout:
+        print(proc.stdout[-3000:] + proc.stderr[-3000:], file=sys.stderr)
+        raise SystemExit("the %s run failed (exit %d); log in %s" % (kind, proc.returncode, work))
+    return parse(proc.stdout)
+
+
+def parse(text):
+    found = {"results": {}, "heap": {}, "alloc": {}, "info": []}
+    for line in text.splitlines():
+        if line.startswith("OK"):
+            line = line[2:]  # the raw REPL's acknowledgement precedes the script's first line
+        m = re.match(r"RESULT (\S+) median_us=([\d.]+) min_us=([\d.]+) max_us=([\d.]+) n=(\d+)", line)
+        if m:
+            found["results"][m.group(1)] = [float(m.group(i)) for i in (2, 3, 4)]
+        m = re.match(r"HEAP (\S+) free=(\d+) alloc=(\d+)", line)
+        if m:
+            found["heap"][m.group(1)] = (int(m.group(2)), int(m.group(3)))
+        m = re.match(r"ALLOC (\S+) (-?\d+)", line)
+        if m:
+            found["alloc"][m.group(1)] = int(m.group(2))
+        if line.startswith("INFO"):
+            found["info"].append(line)
+    return found
+
+
+def table(runs):
+    kinds = list(runs)
+    lines = ["| what (ms at 125 MHz, median) | " + " | ".join(kinds) + " |",
+             "| --- |" + " --- |" * len(kinds)]
+    for key, label in ROWS:
+        cells = []
+        for kind in kinds:
+            r = runs[kind]["results"].get(key)
+            cells.append("%.2f" % (r[0] / 1000) if r else "-")
+        lines.append("| %s | %s |" % (label, " | ".join(cells)))
+    for key, label in (("idle_poll", "heap allocated by one idle poll (B)"), ("seat_of", "by seat_of (B)"),
+                       ("button_loop", "by one button-loop pass (B)")):
+        lines.append("| %s | %s |" % (label, " | ".join(str(runs[k]["alloc"].get(key, "-")) for k in kinds)))
+    for key, label in (("first_prompt", "heap free at the first prompt (B)"),
+                       ("game", "heap free, box up with the 8-player game, collected (B)"),
+                       ("after_requests", "heap free after the requests, collected (B)")):
+        cells = [str(runs[k]["heap"].get(key, ("-",))[0]) for k in kinds]
+        lines.append("| %s | %s |" % (label, " | ".join(cells)))
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--firmware-dir", default=str(build.ROOT / "build" / "firmware"))
+    parser.add_argument("--only", choices=("mpy", "frozen"))
+    parser.add_argument("--timeout", type=int, default=1200, help="seconds per run")
+    args = parser.parse_args(argv)
+    fw = Path(args.firmware_dir)
+    builds = {"mpy": fw / ("stock-" + BOARD) / "firmware.bin", "frozen": fw / BOARD / "firmware.bin"}
+    missing = [str(p) for k, p in builds.items() if (not args.only or k == args.only) and not p.exists()]
+    if missing:
+        print("bench-rp2040: no firmware build (%s).\nBuild it first: make firmware MICROPYTHON_SRC=<a "
+              "MicroPython tree> (see boards/README.md)" % ", ".join(missing), file=sys.stderr)
+        return 1
+    node_modules()
+    OUT.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="run-", dir=OUT))
+    runs = {}
+    for kind, firmware_bin in builds.items():
+        if args.only and kind != args.only:
+            continue
+        runs[kind] = run_one(kind, firmware_bin, work, args.timeout)
+        for line in runs[kind]["info"]:
+            print("# %s %s" % (kind, line))
+    print(table(runs))
+    print("# logs: %s" % work)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
