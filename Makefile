@@ -7,7 +7,7 @@ MICROPYTHON ?= $(abspath $(VENV)/bin/micropython)
 PORT       ?= 8080
 export MICROPYTHON
 
-.PHONY: help setup sim test lint bench bundle deploy enclosure clean
+.PHONY: help setup sim test lint bench bundle deploy enclosure clean firmware micropython32 bench-rp2040
 
 help:
 	@echo "make sim        run the box in the simulator (PORT=$(PORT))"
@@ -16,6 +16,10 @@ help:
 	@echo "make bundle     build what goes on the board into build/bundle/"
 	@echo "make deploy     copy the bundle to a Pico W over USB"
 	@echo "make enclosure  render the case to STL and PNG in build/enclosure/"
+	@echo "make firmware MICROPYTHON_SRC=..."
+	@echo "                MicroPython for the Pico W / Pico 2 W with Tidebox frozen in (boards/README.md)"
+	@echo "make micropython32 MICROPYTHON_SRC=...  a 32-bit unix port for heap figures"
+	@echo "make bench-rp2040  costs on the real rp2 firmware in the rp2040js emulator (after make firmware)"
 
 $(VENV)/.installed: requirements.txt
 	bash host_tools/debian_deps.sh
@@ -46,6 +50,22 @@ deploy: bundle
 
 enclosure: setup
 	$(PY) host_tools/enclosure.py
+
+# Builds from a MicroPython source tree (a clone at the pinned commit, host_tools/firmware.py).
+MICROPYTHON_SRC ?=
+FIRMWARE_DIR ?= build/firmware
+
+firmware: setup
+	$(PY) host_tools/firmware.py firmware --src "$(MICROPYTHON_SRC)" --out $(FIRMWARE_DIR)
+
+micropython32: setup
+	$(PY) host_tools/firmware.py micropython32 --src "$(MICROPYTHON_SRC)"
+
+# With MICROPYTHON_SRC, (re)builds the Pico W firmware, frozen and stock, first.
+bench-rp2040: setup
+	$(if $(MICROPYTHON_SRC),$(PY) host_tools/firmware.py firmware --src "$(MICROPYTHON_SRC)" \
+		--out $(FIRMWARE_DIR) --board pico_w --stock)
+	$(PY) host_tools/rp2040/bench_rp2040.py --firmware-dir $(FIRMWARE_DIR)
 
 clean:
 	rm -rf build
