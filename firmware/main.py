@@ -12,6 +12,7 @@ from micropython import const
 from tidebox import hotspot, web
 from tidebox.box import Box
 from tidebox.buttons import Buttons
+from tidebox.collect import Collector
 from tidebox.reader import QrImages, Reader
 from tidebox.storage import Storage
 
@@ -48,7 +49,7 @@ async def keep_running(name, make_task, storage):
             await asyncio.sleep_ms(RESTART_PAUSE_MS)
 
 
-async def reader_loop(board, reader):
+async def reader_loop(board, reader, collector):
     buttons = Buttons(("A", "B", "C"))
     watchdog = board.watchdog
     while True:
@@ -56,6 +57,7 @@ async def reader_loop(board, reader):
         for name, kind in buttons.poll(board.buttons.read(), now):
             reader.press(name, kind)
         reader.tick(now)
+        collector.tick()  # collects while no phone is being served (tidebox/collect.py)
         watchdog.feed()
         await asyncio.sleep_ms(LOOP_MS)
 
@@ -92,9 +94,10 @@ async def main(board):
     reader.boot(board.ticks_ms(), resumable)
     board.watchdog.start(WATCHDOG_MS)
     app = web.make_app(box, board)
+    collector = Collector(board.tcp_gate, app)
     tasks = [
         keep_running("web", lambda: app.start_server(host=board.http_host, port=board.http_port), storage),
-        keep_running("reader", lambda: reader_loop(board, reader), storage),
+        keep_running("reader", lambda: reader_loop(board, reader, collector), storage),
     ]
     try:
         from tidebox.dns import CaptiveDNS
@@ -103,11 +106,9 @@ async def main(board):
         tasks.append(keep_running("dns", dns.run, storage))
     except ImportError:
         pass
-    gc.collect()
-    # Collect after every sixteenth of the free heap is allocated, not only when an allocation
-    # fails: the game then finishes in an 8 KB smaller heap (make bench, min_heap_kb), because the
-    # freed blocks are reused before long-lived ones land between them. A collection takes a few ms.
-    gc.threshold(gc.mem_free() // 16)
+    # Collections happen when no phone is being served (the reader loop asks for them), not in the
+    # middle of a request; a threshold of half the free heap is only the last resort.
+    collector.start()
     print("tidebox: %s on port %d, %d bytes free" % (board.name, board.http_port, gc.mem_free()))
     await asyncio.gather(*tasks)
 

@@ -80,7 +80,8 @@ class BoxServer(Microdot):
         self.answering = asyncio.Lock()
         self.slots = [_Slot() for _ in range(gate.limit)]  # one per connection served at once
         self.accepted = 0  # connections accepted but not yet through the gate
-        self.served = 0  # requests served so far (tidebox/collect.py collects when this stops moving)
+        self.served = 0  # requests served so far, and how many of them were idle polls: what
+        self.idle_served = 0  # tidebox/collect.py decides by
         self.reaper = None
         self.box = None  # what has a `version`: set by make_app, the idle poll is then answered here
         self.idle_version = -1
@@ -145,10 +146,28 @@ class BoxServer(Microdot):
         slot.task = asyncio.current_task()  # reap() may cancel it while the request is being read
         try:
             try:
-                end = await _fill(slot, reader)
+                # The request head into the slot's buffer (inline: a coroutine of its own is heap).
+                buf = slot.buf
+                slot.used = 0
+                slot.token_len = -1
+                end = 0  # the head's length once its blank line is in buf
+                line = 0  # where the first line not looked at yet begins
+                while not end and slot.used < SLOT_BYTES:
+                    used = slot.used
+                    got = await reader.readinto(slot.view[used:] if used else buf)
+                    if got is None:
+                        continue  # woken with nothing to read yet (a non-blocking socket's EAGAIN)
+                    if not got:
+                        break  # the stream ended: microdot says what it makes of what came
+                    slot.used = used = used + got
+                    end = _head_end(buf, line, used)
+                    if end < 0:
+                        line = -end  # no end yet: complete lines up to here need no second look
+                        end = 0
                 if end and _scan(slot, end) and self.box is not None and \
                         _polled_version(slot.buf) == self.box.version:
                     request = _IDLE
+                    self.idle_served += 1
                     if self.idle_version != self.box.version:
                         await self.build_idle_answer()
                 else:
@@ -182,7 +201,10 @@ class BoxServer(Microdot):
             except Exception as exc:  # noqa: BLE001 - e.g. a MemoryError mid-answer: log it, keep serving
                 sys.print_exception(exc)
             finally:
-                await _close(writer)  # always: a socket left open would hold one of lwIP's five
+                try:
+                    await writer.aclose()  # always: a socket left open would hold one of lwIP's five
+                except OSError:
+                    pass
         finally:
             slot.busy = False
 
@@ -246,30 +268,16 @@ class _Slot:
         self.token_len = -1
 
 
-async def _fill(slot, stream):
-    """Reads the request into slot.buf until the blank line that ends its head. Returns the head's
-    length, or 0 when it does not fit in buf or the stream ended first (microdot reads on)."""
-    buf = slot.buf
-    slot.used = 0
-    slot.token_len = -1
-    line = 0  # where the first line not looked at yet begins
-    while slot.used < SLOT_BYTES:
-        used = slot.used
-        got = await stream.readinto(slot.view[used:] if used else buf)
-        if got is None:
-            continue  # woken with nothing to read yet (a non-blocking socket's EAGAIN): wait again
-        if not got:
-            break
-        used += got
-        slot.used = used
-        while True:
-            stop = buf.find(b"\n", line, used) + 1
-            if not stop:
-                break
-            if line and _blank(buf, line, stop):
-                return stop  # microdot ends the head at the first line that is blank once stripped
-            line = stop
-    return 0
+def _head_end(buf, line, used):
+    """The head's length when buf[:used] holds its blank line; else minus where the first incomplete
+    line begins (`line`: where the first line not looked at yet begins; 0 is the request line)."""
+    while True:
+        stop = buf.find(b"\n", line, used) + 1
+        if not stop:
+            return -line
+        if line and _blank(buf, line, stop):
+            return stop  # microdot ends the head at the first line that is blank once stripped
+        line = stop
 
 
 def _space(c):
@@ -387,6 +395,7 @@ class _Head:
         self.stream = stream
         self.left = HEAD_BYTES
         self.rest = rest
+        self.at = 0  # rest[at:] is not read yet (lines are cut from rest without copying what follows)
         self.lines = 0
 
     async def readline(self):
@@ -398,22 +407,29 @@ class _Head:
                 return line  # the request line, the blank line that ends the head, or a kept header
 
     async def _line(self):
-        line = self.rest
-        while True:
-            end = line.find(b"\n")
-            if end >= 0:
-                self.rest = line[end + 1:]
-                line = line[:end + 1]
-                break
-            if len(line) >= self.left or len(line) > Request.max_readline:
-                raise ValueError("the request head is too large")
-            more = await self.stream.read(min(self.left - len(line), 128))
-            if more is None:
-                continue  # woken with nothing to read yet (a non-blocking socket's EAGAIN): wait again
-            if not more:
-                self.rest = b""
-                break
-            line += more
+        end = self.rest.find(b"\n", self.at)
+        if end >= 0:
+            line = self.rest[self.at:end + 1]
+            self.at = end + 1
+        else:
+            line = self.rest[self.at:]
+            self.rest = b""
+            self.at = 0
+            while True:
+                end = line.find(b"\n")
+                if end >= 0:
+                    self.rest = line
+                    self.at = end + 1
+                    line = line[:end + 1]
+                    break
+                if len(line) >= self.left or len(line) > Request.max_readline:
+                    raise ValueError("the request head is too large")
+                more = await self.stream.read(min(self.left - len(line), 128))
+                if more is None:
+                    continue  # woken with nothing to read yet (a non-blocking socket's EAGAIN): wait again
+                if not more:
+                    break
+                line += more
         if len(line) > self.left or len(line) > Request.max_readline:
             raise ValueError("the request head is too large")
         self.left -= len(line)
@@ -422,8 +438,8 @@ class _Head:
     async def readexactly(self, n):
         if n <= 0:
             raise ValueError("bad length")
-        data = self.rest[:n]
-        self.rest = self.rest[n:]
+        data = self.rest[self.at:self.at + n]
+        self.at += len(data)
         if len(data) < n:
             data += await self.stream.readexactly(n - len(data))
         return data
@@ -464,13 +480,6 @@ def _each(chunks):
 def _readable(sock):
     """Awaited: wakes when `sock` has something to read (as asyncio's own streams wait)."""
     yield core._io_queue.queue_read(sock)
-
-
-async def _close(writer):
-    try:
-        await writer.aclose()
-    except OSError:
-        pass
 
 
 def read_json(request):

@@ -31,6 +31,11 @@ class Connection:
     async def readexactly(self, n):
         return await self.read(n)
 
+    async def readinto(self, buf):
+        piece = await self.read(min(len(buf), job.get("piece") or len(buf)))
+        buf[:len(piece)] = piece
+        return len(piece)
+
     async def awrite(self, data):
         self.writes.append(bytes(data).decode())
 

@@ -1,0 +1,46 @@
+# When the heap is collected: while the box is idle, between requests, not in the middle of one.
+#
+# MicroPython collects when an allocation finds no room, or with gc.threshold after a set amount: in
+# the middle of whatever allocates, most often a phone's request, which then waits for the whole
+# collection (9-17 ms on the RP2040, eight players in the game). Here the reader loop asks for a
+# collection when no connection is being served and enough requests were served since the last one;
+# the threshold stays, large, as the last resort for a burst that allocates a lot before the box is
+# idle again.
+import gc
+
+from micropython import const
+
+# What a request costs in heap, in units of an idle poll's (a few hundred bytes of the network
+# stack's and asyncio's objects): every other request goes through microdot, 15-25 KB.
+_OTHER_REQUEST = const(32)
+_COLLECT_AT = const(64)  # units served since the last collection that make an idle moment collect
+_LAST_RESORT = const(2)  # the threshold: a collection after 1/2 of the free heap is allocated
+
+
+class Collector:
+    def __init__(self, gate, server):
+        self.gate = gate
+        self.server = server  # web.BoxServer: counts the requests it served (served, idle_served)
+        self.served = 0
+        self.idle_served = 0
+
+    def start(self):
+        """Collect now, then set the last-resort threshold from what is free."""
+        gc.collect()
+        gc.threshold(gc.mem_free() // _LAST_RESORT)
+        self.served = self.server.served
+        self.idle_served = self.server.idle_served
+
+    def tick(self):
+        """Called every pass of the reader loop: collects when the box is idle and due. Allocates
+        nothing when it does not collect. Returns True when it collected."""
+        server = self.server
+        if self.gate.active or server.accepted:
+            return False  # a phone is being served: later
+        idle = server.idle_served - self.idle_served
+        if idle + (server.served - self.served - idle) * _OTHER_REQUEST < _COLLECT_AT:
+            return False
+        gc.collect()
+        self.served = server.served
+        self.idle_served = server.idle_served
+        return True
