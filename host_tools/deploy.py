@@ -1,12 +1,19 @@
 """Copy the bundle (build/bundle/, made by host_tools/bundle.py) to a Pico W over USB with mpremote.
 
     python host_tools/deploy.py [--port /dev/ttyACM0] [--bundle build/bundle] [--dry-run] [--no-reset]
+                                [--uf2 build/firmware/RPI_PICO_W/firmware.uf2]
 
 Steps: find the board; check that it runs MicroPython, new enough, with the .mpy version the bundle
 was compiled for; pause a watchdog the running firmware started (it would reset the board mid-copy);
 install the display driver with `mpremote mip install` if the board lacks it; copy only the files
 whose size or SHA-256 differ (the board hashes its own files); delete files of earlier deploys that
 the bundle no longer has; check the copies; reset the board.
+
+With --uf2 (or TIDEBOX_UF2), a MicroPython firmware is flashed first: copied to the Pico's BOOTSEL
+USB drive when one is mounted (a running MicroPython board is asked into BOOTSEL with `mpremote
+bootloader`), or loaded with picotool where it is installed. On a firmware with Tidebox frozen in
+(`make firmware`), only main.py, settings.json and the page are copied: the board's copies of the
+frozen modules are deleted, as they would shadow the frozen ones.
 
 The box's settings.json is written when the bundle was made with explicit settings (--settings or
 TIDEBOX_SETTINGS) or when the board has none; otherwise the board keeps its own.
@@ -20,11 +27,14 @@ import glob
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import bundle as bundle_tool
+import uf2 as uf2_tool
 
 MIP_PACKAGES = bundle_tool.MIP_PACKAGES
 SETTINGS_NAME = bundle_tool.SETTINGS_NAME
@@ -34,6 +44,10 @@ RASPBERRY_PI_VID = "2e8a"  # USB vendor id of Raspberry Pi (MicroPython on rp2 s
 ADAFRUIT_VID = "239a"  # CircuitPython boards
 UF2 = {"pico_w": "RPI_PICO_W", "pico2_w": "RPI_PICO2_W"}
 BOOTSEL_LABELS = ("RPI-RP2", "RP2350")  # the USB drive a Pico shows while BOOTSEL is held
+UF2_FAMILY = {"pico_w": "rp2040", "pico2_w": "rp2350"}
+FLASH_WAIT_S = 30  # a Pico takes a few seconds to reboot into BOOTSEL, or from it into MicroPython
+# What deploy copies onto a firmware with Tidebox frozen in: everything else is in the firmware.
+NOT_FROZEN = ("main.py", SETTINGS_NAME, "www/")
 PROBE_MARK = "TIDEBOX-PROBE "
 PREPARED_MARK = "TIDEBOX-PREPARED"
 
@@ -116,6 +130,25 @@ class MpremoteTransport:
     def reset(self):
         self._run(self._on_board("reset"))
 
+    def bootloader(self, port):
+        """Ask the MicroPython on `port` to reboot into BOOTSEL (machine.bootloader())."""
+        try:
+            self._run(["connect", port, "bootloader"], timeout=15)
+        except TransportError:
+            pass  # the board drops off USB at once, so mpremote may well report an error
+
+    def copy_uf2(self, uf2, drive):
+        shutil.copyfile(uf2, Path(drive) / Path(uf2).name)
+
+    def has_picotool(self):
+        return shutil.which("picotool") is not None
+
+    def picotool_load(self, uf2):
+        proc = subprocess.run(["picotool", "load", "-v", "-x", str(uf2)], capture_output=True, text=True,
+                              timeout=180)
+        if proc.returncode != 0:
+            raise TransportError((proc.stderr.strip() or proc.stdout.strip() or "picotool failed")[-2000:])
+
 
 # --- scripts that run on the board -------------------------------------------------------------
 
@@ -141,6 +174,16 @@ try:
     info["wifi"] = hasattr(network, "WLAN")
 except ImportError:
     info["wifi"] = False
+# A firmware with Tidebox frozen in (make firmware): its modules come from ".frozen".
+path = sys.path[:]
+try:
+    sys.path[:] = [".frozen"]
+    __import__("tidebox")
+    info["frozen"] = True
+except ImportError:
+    info["frozen"] = False
+finally:
+    sys.path[:] = path
 mods = {}
 for name in %(modules)r:
     try:
@@ -255,6 +298,66 @@ def find_port(transport, board, port=None):
         "  - A new Pico has no MicroPython yet and shows up as a USB drive instead.\n" + flash_help(board))
 
 
+def flash_uf2(transport, uf2, board, port=None, log=print, wait_s=FLASH_WAIT_S, sleep=time.sleep):
+    """Put a MicroPython firmware (.uf2) on the Pico; returns when it runs MicroPython again."""
+    uf2 = Path(uf2)
+    if not uf2.is_file():
+        raise DeployError("No firmware %s: build it with `make firmware MICROPYTHON_SRC=...` "
+                          "(boards/README.md)." % uf2)
+    with uf2.open("rb") as f:
+        try:
+            family = uf2_tool.parse(f.read(uf2_tool.BLOCK_SIZE))[0][0]["family"]
+        except (uf2_tool.UF2Error, IndexError) as e:
+            raise DeployError("%s is not a UF2 file: %s" % (uf2, e)) from e
+    if family != uf2_tool.FAMILIES[UF2_FAMILY[board]]:
+        raise DeployError("%s is a firmware for another chip (family 0x%08x); the %s needs %s's "
+                          "(TIDEBOX_BOARD names the board)." % (uf2, family, board, UF2_FAMILY[board]))
+
+    def mounted():
+        return [d for d in transport.bootsel_drives() if os.path.isdir(d)]
+
+    def wait_for(what):
+        for _ in range(int(wait_s * 2)):
+            found = what()
+            if found:
+                return found
+            sleep(0.5)
+        return what()
+
+    drives = mounted()
+    if not drives:
+        try:
+            picos = [d for d in transport.devices() if d.vid == RASPBERRY_PI_VID]
+        except TransportError:
+            picos = []
+        if port or len(picos) == 1:
+            log("asking the board into BOOTSEL (mpremote bootloader)")
+            transport.bootloader(port or picos[0].port)
+            drives = [] if transport.has_picotool() else wait_for(mounted)
+    if drives:
+        log("flashing %s: copying it to %s" % (uf2.name, drives[0]))
+        try:
+            transport.copy_uf2(uf2, drives[0])
+        except OSError as e:
+            raise DeployError("Copying %s to %s failed: %s" % (uf2, drives[0], e)) from e
+    elif transport.has_picotool():
+        log("flashing %s with picotool" % uf2.name)
+        try:
+            transport.picotool_load(uf2)
+        except TransportError as e:
+            raise DeployError("picotool could not load %s: %s" % (uf2, e)) from e
+    else:
+        raise DeployError(
+            "No Pico in BOOTSEL mode to flash %s. Unplug the Pico, hold its BOOTSEL button, plug it in, "
+            "let go: a USB drive named %s appears; make sure it is mounted (open it in the file manager), "
+            "then run this again. (Or install picotool.)"
+            % (uf2, "RP2350" if board == "pico2_w" else "RPI-RP2"))
+    if not wait_for(lambda: [d for d in transport.devices() if d.vid == RASPBERRY_PI_VID]):
+        raise DeployError("The firmware is flashed, but no Pico running MicroPython came back on USB "
+                          "within %d s: unplug it and plug it in, then `make deploy` again." % wait_s)
+    log("the board runs the new firmware")
+
+
 def parse_marked(output, mark):
     for line in output.splitlines():
         if line.startswith(mark):
@@ -357,7 +460,7 @@ def plan(local, found, info):
             copy.append(rel)
     copy.sort(key=lambda rel: rel == "main.py")  # main.py last: it imports the rest
     stems = {rel.rsplit(".", 1)[0] for rel in local if "/" not in rel}
-    stems |= {p.stem for p in bundle_tool.BOARDS.glob("*.py")} | {"main"}
+    stems |= {p.stem for p in bundle_tool.BOARDS.glob("*.py")} | {"main", "board"}
     remove = []
     for rel in sorted(remote):
         if rel in local:
@@ -377,8 +480,9 @@ def plan(local, found, info):
     return copy, remove, mkdirs, keep_settings
 
 
-def deploy(transport, bundle_dir, port=None, do_reset=True, dry_run=False, root="/", log=print):
-    """Deploy the bundle; returns a summary dict. Raises DeployError with a message for the user."""
+def deploy(transport, bundle_dir, port=None, do_reset=True, dry_run=False, root="/", log=print, uf2=None):
+    """Deploy the bundle (after flashing the firmware `uf2`, when given); returns a summary dict.
+    Raises DeployError with a message for the user."""
     bundle_dir = Path(bundle_dir)
     info_file = bundle_tool.info_path(bundle_dir)
     if not bundle_dir.is_dir() or not info_file.exists():
@@ -389,10 +493,15 @@ def deploy(transport, bundle_dir, port=None, do_reset=True, dry_run=False, root=
     if local != info["files"]:
         raise DeployError("%s changed since it was built: run `make bundle` again." % bundle_dir)
 
+    if uf2 and not dry_run:
+        flash_uf2(transport, uf2, board, port, log)
     port = find_port(transport, board, port)
     transport.connect(port)
     log("board on %s" % port)
     found = probe(transport, port, board, local, root)
+    if found.get("frozen"):
+        local = {rel: v for rel, v in local.items() if rel in NOT_FROZEN or rel.startswith(NOT_FROZEN)}
+        log("the firmware has Tidebox frozen in: copying only %s" % ", ".join(sorted(local)))
     mpy_files = [(rel, bundle_tool.mpy_header(bundle_dir / rel)[:3]) for rel in local if rel.endswith(".mpy")]
     log(check_firmware(found, info, mpy_files))
 
@@ -463,10 +572,12 @@ def main(argv=None):
     parser.add_argument("--bundle", default=str(bundle_tool.BUNDLE_DIR))
     parser.add_argument("--dry-run", action="store_true", help="check and show the plan; change nothing")
     parser.add_argument("--no-reset", action="store_true")
+    parser.add_argument("--uf2", default=os.environ.get("TIDEBOX_UF2") or None,
+                        help="flash this MicroPython firmware first (make firmware builds one)")
     args = parser.parse_args(argv)
     try:
         deploy(MpremoteTransport(), args.bundle, port=args.port, do_reset=not args.no_reset,
-               dry_run=args.dry_run)
+               dry_run=args.dry_run, uf2=args.uf2)
     except DeployError as e:
         print("deploy: " + str(e), file=sys.stderr)
         return 1

@@ -12,6 +12,7 @@ import build
 import bundle
 import deploy
 import pytest
+import uf2
 
 PICO_W = ("1.24.1", 6 | (3 << 8) | (4 << 10), "Raspberry Pi Pico W with RP2040")  # .mpy 6.3, armv6m
 PICO2_W = ("1.26.0", 6 | (3 << 8) | (7 << 10), "Raspberry Pi Pico 2 W with RP2350")
@@ -21,7 +22,7 @@ OLD_CHIP = "Raspberry Pi Pico W with RP2040"
 
 class FakeTransport:
     def __init__(self, flash, devices=(PICO_DEVICE,), firmware=PICO_W, wifi=True, bootsel=(),
-                 answers=True, fail_put=(), fail_mip=False):
+                 answers=True, fail_put=(), fail_mip=False, frozen=False, picotool=False, to_bootsel=None):
         self.flash = Path(flash)
         self.flash.mkdir(exist_ok=True)
         self._devices = list(devices)
@@ -31,6 +32,9 @@ class FakeTransport:
         self.answers = answers
         self.fail_put = set(fail_put)
         self.fail_mip = fail_mip
+        self.frozen = frozen  # Tidebox (and ssd1306) frozen into the firmware
+        self.picotool = picotool
+        self.to_bootsel = to_bootsel  # the drive that mounts when the board is asked into BOOTSEL
         self.steps = []
 
     def devices(self):
@@ -54,8 +58,9 @@ class FakeTransport:
             return proc.stdout
         found = deploy.parse_marked(proc.stdout, deploy.PROBE_MARK)
         found.update(version=[int(n) for n in self.version.split(".")], mpy=self.mpy, machine=self.machine,
-                     wifi=self.wifi)
-        found["modules"] = {name: any((self.flash / "lib" / (name + ext)).exists() for ext in (".py", ".mpy"))
+                     wifi=self.wifi, frozen=self.frozen)
+        found["modules"] = {name: (self.frozen and name == "ssd1306")
+                            or any((self.flash / "lib" / (name + ext)).exists() for ext in (".py", ".mpy"))
                             for name in deploy.MIP_PACKAGES}
         return deploy.PROBE_MARK + json.dumps(found) + "\n"
 
@@ -78,6 +83,22 @@ class FakeTransport:
 
     def reset(self):
         self.steps.append(("reset",))
+
+    def bootloader(self, port):
+        self.steps.append(("bootloader", port))
+        if self.to_bootsel:
+            Path(self.to_bootsel).mkdir(exist_ok=True)
+            self.bootsel.append(str(self.to_bootsel))
+
+    def copy_uf2(self, uf2, drive):
+        self.steps.append(("copy_uf2", Path(drive).name))
+        shutil.copyfile(uf2, Path(drive) / Path(uf2).name)
+
+    def has_picotool(self):
+        return self.picotool
+
+    def picotool_load(self, uf2):
+        self.steps.append(("picotool", Path(uf2).name))
 
     def puts(self):
         return [s[1] for s in self.steps if s[0] == "put"]
@@ -416,3 +437,66 @@ def test_the_real_bundle_deploys_and_runs_from_the_flash(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["main"] == "stopped at make_board" and result["failed"] == {}
+
+
+# --- flashing a firmware (.uf2) and a firmware with Tidebox frozen in ----------------------------
+
+
+def test_frozen_firmware_gets_only_main_settings_and_page(small_bundle, tmp_path):
+    flash = tmp_path / "flash"
+    run(FakeTransport(flash), small_bundle)  # the board had the .mpy bundle
+    board = FakeTransport(flash, frozen=True)
+    summary, log = run(board, small_bundle)
+    assert summary["copy"] == []  # main.py, settings and the page are already there
+    assert summary["remove"] == ["board.mpy", "lib/microdot/__init__.mpy", "pico_common.mpy",
+                                 "tidebox/__init__.mpy", "tidebox/box.mpy"]  # they would shadow the frozen
+    assert flash_files(flash) == ["lib/ssd1306.mpy", "main.py", "settings.json", "www/index.html.gz"]
+    assert "frozen in" in log
+    fresh = FakeTransport(tmp_path / "fresh", frozen=True)
+    summary, _ = run(fresh, small_bundle)
+    assert sorted(fresh.puts()) == ["main.py", "settings.json", "www/index.html.gz"]
+    assert summary["mip"] == []  # ssd1306 is frozen too
+
+
+def firmware_uf2(tmp_path, family="rp2040"):
+    path = tmp_path / "firmware.uf2"
+    path.write_bytes(uf2.bin_to_uf2(bytes(range(256)) * 3, family))
+    return path
+
+
+def test_uf2_is_copied_to_a_mounted_bootsel_drive_first(small_bundle, tmp_path):
+    drive = tmp_path / "RPI-RP2"
+    drive.mkdir()
+    firmware = firmware_uf2(tmp_path)
+    board = FakeTransport(tmp_path / "flash", bootsel=[str(drive)])
+    _, log = run(board, small_bundle, uf2=firmware)
+    assert (drive / "firmware.uf2").read_bytes() == firmware.read_bytes()
+    kinds = [s[0] if s[0] != "exec" else s[1] for s in board.steps]
+    assert kinds.index("copy_uf2") < kinds.index("probe")
+    assert "runs the new firmware" in log
+
+
+def test_a_running_board_is_asked_into_bootsel(small_bundle, tmp_path):
+    drive = tmp_path / "RPI-RP2"
+    board = FakeTransport(tmp_path / "flash", to_bootsel=drive)
+    run(board, small_bundle, uf2=firmware_uf2(tmp_path))
+    assert board.steps[:3] == [("devices",), ("bootloader", "/dev/ttyACM0"), ("copy_uf2", "RPI-RP2")]
+    assert (drive / "firmware.uf2").exists()
+
+
+def test_picotool_flashes_when_no_drive_is_mounted(small_bundle, tmp_path):
+    board = FakeTransport(tmp_path / "flash", picotool=True)
+    run(board, small_bundle, uf2=firmware_uf2(tmp_path))
+    assert ("picotool", "firmware.uf2") in board.steps
+    assert board.steps.index(("bootloader", "/dev/ttyACM0")) < board.steps.index(("picotool", "firmware.uf2"))
+
+
+def test_flashing_errors(small_bundle, tmp_path):
+    nothing = FakeTransport(tmp_path / "flash", devices=())
+    assert "No Pico in BOOTSEL mode" in error_of(nothing, small_bundle, uf2=firmware_uf2(tmp_path))
+    other_chip = firmware_uf2(tmp_path, "rp2350")
+    assert "another chip" in error_of(FakeTransport(tmp_path / "flash"), small_bundle, uf2=other_chip)
+    missing = tmp_path / "no.uf2"
+    assert "make firmware" in error_of(FakeTransport(tmp_path / "flash"), small_bundle, uf2=missing)
+    (tmp_path / "bad.uf2").write_bytes(b"not a uf2")
+    assert "not a UF2" in error_of(FakeTransport(tmp_path / "flash"), small_bundle, uf2=tmp_path / "bad.uf2")
