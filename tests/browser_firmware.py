@@ -21,12 +21,16 @@ from pathlib import Path
 
 import pytest
 from boxrig import BoxProcess
+from phone_flow import (  # noqa: F401 - the phones' steps, shared with the WebKit tests
+    ISLANDS, PAGE_CONTENT_JS, as_phone, expect_placed, expect_reveal, expect_round, expected_reveal,
+    island_text, join, json_forms, lock, place_by_typing, place_with_buttons, points_text, sheet_rows,
+    token_of,
+)
 from PIL import Image
 from playwright.sync_api import expect
 
 from tidebox.games import token_tide as tt
 
-ISLANDS = ("Beacon", "Grove", "Mooring")
 CARD_NAMES = {card[0]: card[1] for card in tt.TIDE_CARDS}
 LONG_HOLD_MS = 900  # a person holding a button "for about a second" (the firmware's long is 700 ms)
 EXPECT_MS = 10000  # eight phones polling a MicroPython box on a small CI machine: be patient
@@ -44,20 +48,6 @@ OLED_BITS_JS = """() => {
   for (let k = 0; k < d.length; k += 4) s += d[k] > 127 ? '1' : '0';
   return s;
 }"""
-
-# Everything a phone's page holds, apart from its own code: the markup and text (hidden parts
-# included), what the input fields hold, and what it keeps in storage.
-PAGE_CONTENT_JS = """() => {
-  const doc = document.documentElement.cloneNode(true);
-  doc.querySelectorAll('script, style').forEach(e => e.remove());
-  return {
-    html: doc.outerHTML,
-    text: doc.textContent,
-    inputs: Array.from(document.querySelectorAll('input')).map(i => i.value).join('|'),
-    storage: JSON.stringify(localStorage) + JSON.stringify(sessionStorage),
-  };
-}"""
-
 
 # ---------------------------------------------------------------- waiting without sleeping
 
@@ -181,91 +171,7 @@ class SimPanel:
         raise AssertionError("the reveal never ended")
 
 
-# ---------------------------------------------------------------- a phone
-
-
-def join(page, name):
-    page.get_by_role("textbox", name="Name", exact=True).fill(name)
-    page.get_by_role("button", name="Join", exact=True).click()
-    expect(page.locator("#lobby")).to_be_visible()
-    expect(page.locator("#me")).to_have_text("You: " + name)
-
-
-def token_of(page):
-    return page.evaluate("localStorage.getItem('tidebox.token')")
-
-
-def expect_round(page, round_index, rounds, card):
-    """The page shows this round's tide card and the allocation form."""
-    expect(page.locator("#roundLabel")).to_have_text("Round %d of %d" % (round_index + 1, rounds))
-    expect(page.get_by_role("heading", name=card[1], exact=True)).to_be_visible()
-    expect(page.locator("#targetLine")).to_have_text("Mooring target %d" % card[2])
-    expect(page.get_by_role("spinbutton", name="Beacon", exact=True)).to_be_visible()
-
-
-def place_with_buttons(page, allocation):
-    for island, n in zip(ISLANDS, allocation):
-        for _ in range(n):
-            page.get_by_role("button", name="More on " + island, exact=True).click()
-
-
-def place_by_typing(page, allocation):
-    for island, n in zip(ISLANDS, allocation):
-        page.get_by_role("spinbutton", name=island, exact=True).fill(str(n))
-
-
-def expect_placed(page, allocation):
-    for island, n in zip(ISLANDS, allocation):
-        expect(page.get_by_role("spinbutton", name=island, exact=True)).to_have_value(str(n))
-    expect(page.locator("#left")).to_have_text("0 of 7 left: all placed")
-
-
-def lock(page, allocation):
-    """Ready, then the page shows the locked allocation (the box has saved it by then)."""
-    page.get_by_role("button", name="Ready", exact=True).click()
-    expect(page.locator("#locked")).to_be_visible()
-    expect(page.locator("#lockedList li")).to_have_text(
-        [re.compile(r"%s\s*%d" % (island, n)) for island, n in zip(ISLANDS, allocation)])
-
-
-def sheet_rows(page):
-    return [[c.strip() for c in row.locator("th, td").all_inner_texts()]
-            for row in page.locator("#sheetRows tr").all()]
-
-
-def expected_reveal(names, card, allocations, totals_before):
-    """What the reveal shows, from the rules module: (best line, rows, new totals)."""
-    details = tt.score_details(card[2], allocations)
-    totals = [t + sum(s) for t, s in zip(totals_before, details["scores"])]
-    best = ["Beacon%slargest" % (details["beacon_best"] or "none"),
-            "Grove%ssmallest above 0" % (details["grove_best"] or "none"),
-            "Mooring%dtarget" % card[2]]
-    rows = []
-    for seat, (name, allocation, scores) in enumerate(zip(names, allocations, details["scores"])):
-        islands = ["%s%d \u2192 %d pts%s" % (island, allocation[k], scores[k],
-                                              tt.award_reason(k, scores[k]) or "no award")
-                   for k, island in enumerate(ISLANDS)]
-        rows.append({"seat": seat, "name": name, "points": sum(scores), "total": totals[seat],
-                     "islands": islands})
-    return best, rows, totals
-
-
-def expect_reveal(page, me, round_index, card, best, rows):
-    """The page shows the round's reveal: the winning quantities and every player's line."""
-    expect(page.locator("#revealHead")).to_have_text(
-        "Round %d: %s, target %d" % (round_index + 1, card[1], card[2]))
-    expect(page.locator("#revealRows")).to_be_visible()
-    expect(page.locator("#best li")).to_have_text(best)
-    lines = page.locator("#revealRows > li")
-    expect(lines).to_have_count(len(rows))
-    for row in rows:
-        line = lines.nth(row["seat"])
-        you = " (you)" if row["seat"] == me else ""
-        expect(line.locator(".rh")).to_have_text(
-            "%s%s+%s, total %d" % (row["name"], you, points_text(row["points"]), row["total"]))
-        expect(line.locator("tr")).to_have_text(row["islands"])
-    status = "You scored %d, total %d. The reader turns the next card on the box."
-    expect(page.locator("#status")).to_have_text(status % (rows[me]["points"], rows[me]["total"]))
+# ---------------------------------------------------------------- a phone: tests/phone_flow.py
 
 
 # ---------------------------------------------------------------- what a phone received
@@ -293,18 +199,8 @@ class Traffic:
         return self.responses[mark:]
 
 
-def json_forms(allocation):
-    """A regex for an allocation written as a JSON array, with or without spaces."""
-    return re.compile(r"\[\s*%d\s*,\s*%d\s*,\s*%d\s*\]" % tuple(allocation))
-
-
-def island_text(allocation, islands=(0, 1, 2)):
-    """Regexes for an allocation as the page writes it next to the island names."""
-    return [re.compile(r"%s\s*%d(?!\d)" % (ISLANDS[k], allocation[k])) for k in islands]
-
-
 def page_content(page):
-    return page.evaluate(PAGE_CONTENT_JS)
+    return as_phone(page).page_content()
 
 
 # ---------------------------------------------------------------- fixtures
@@ -369,8 +265,3 @@ def sim(browser, fw_box, fw_url, patient_expect):
 
 def state_dir(box):
     return Path(box.state_dir)
-
-
-def points_text(n):
-    """How the page writes a number of points: "1 point", "8 points"."""
-    return "%d point%s" % (n, "" if n == 1 else "s")
