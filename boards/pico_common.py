@@ -192,6 +192,7 @@ class Buttons:
         self.replay_from = [None] * count  # ... and since which read
         self.gap = [False] * count  # a replay is followed by a release as long as the shortest replay
         self.gap_from = [None] * count
+        self.levels = [False] * count  # what read() returns: the same list, refilled each time
         both = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
         for i, pin in enumerate(self.pins):
             pin.irq(handler=self._edge_handler(i), trigger=both, hard=True)
@@ -221,9 +222,13 @@ class Buttons:
         return edge
 
     def read(self):
-        """(A, B, C) levels, True while held down (or while a missed press is played back)."""
+        """[A, B, C] levels, True while held down (or while a missed press is played back). The same
+        list each time, refilled: read every 10 ms, it allocates nothing."""
         now = self.ticks_ms()
-        return tuple(self._level(i, now) for i in range(len(self.pins)))
+        levels = self.levels
+        for i in range(len(levels)):
+            levels[i] = self._level(i, now)
+        return levels
 
     def _level(self, i, now):
         if self.replay_ms[i] is not None:

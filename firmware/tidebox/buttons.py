@@ -11,6 +11,7 @@ DEBOUNCE_MS = const(25)
 LONG_MS = const(700)
 SHORT = "short"
 LONG = "long"
+_NONE = ()  # what poll() returns on the passes where nothing happened: no list made 100 times a second
 
 
 class Buttons:
@@ -24,8 +25,9 @@ class Buttons:
         self.long_sent = [False] * count
 
     def poll(self, levels, now):
-        """Feed the raw levels at time `now` (ms); returns a list of (name, SHORT|LONG) events."""
-        events = []
+        """Feed the raw levels at time `now` (ms); returns the (name, SHORT|LONG) events, a list, or
+        an empty tuple (the same one every time: allocates nothing) when there are none."""
+        events = _NONE
         for i in range(len(self.names)):
             level = bool(levels[i])
             if level != self.raw[i]:
@@ -37,8 +39,15 @@ class Buttons:
                     self.down_at[i] = self.raw_since[i]
                     self.long_sent[i] = False
                 elif not self.long_sent[i]:
-                    events.append((self.names[i], SHORT))
+                    events = _event(events, self.names[i], SHORT)
             if self.stable[i] and not self.long_sent[i] and time.ticks_diff(now, self.down_at[i]) >= LONG_MS:
                 self.long_sent[i] = True
-                events.append((self.names[i], LONG))
+                events = _event(events, self.names[i], LONG)
         return events
+
+
+def _event(events, name, kind):
+    if events is _NONE:
+        events = []
+    events.append((name, kind))
+    return events

@@ -87,6 +87,7 @@ class BoxServer(Microdot):
         self.idle_version = -1
         self.idle_answer = b""
         self.current = None  # the slot of the request being answered (one at a time)
+        self.fast = True  # answer idle polls and find the token in the read bytes (tests compare with off)
 
     async def start_server(self, host="0.0.0.0", port=80, debug=False, ssl=None):
         """Accept connections (no TLS) and serve each in its own task. Where the gate limits the
@@ -164,7 +165,7 @@ class BoxServer(Microdot):
                     if end < 0:
                         line = -end  # no end yet: complete lines up to here need no second look
                         end = 0
-                if end and _scan(slot, end) and self.box is not None and \
+                if end and _scan(slot, end) and self.fast and self.box is not None and \
                         _polled_version(slot.buf) == self.box.version:
                     request = _IDLE
                     self.idle_served += 1
@@ -500,7 +501,7 @@ def make_app(box, board):
 
     def seat_of(request):
         slot = app.current
-        if slot is not None and slot.token_len >= 0:
+        if slot is not None and slot.token_len >= 0 and app.fast:
             # The token's bytes where serve() read them: compared in place, nothing allocated.
             return box.seats.seat_of(slot.buf, slot.token_at, slot.token_len)
         return box.seats.seat_of(request.headers.get(TOKEN_HEADER))
