@@ -93,7 +93,10 @@ class Launch(Screen):
                 box.move(None, "back")
             else:
                 box.move(None, "launch")
-            r.home()
+            if box.state["phase"] == game.PHASE_LAUNCH:
+                r.replace(Launch(r))  # back to boat 1 stays here; the card is one more long press
+            else:
+                r.home()
 
 
 class Score(Screen):
