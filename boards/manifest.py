@@ -4,9 +4,10 @@
 # runs from flash: it takes no heap, where the same modules loaded from .mpy files do.
 #
 # host_tools/firmware.py (`make firmware MICROPYTHON_SRC=...`) stages the modules first and names
-# the staging folder in TIDEBOX_FREEZE_DIR: exactly the bundle's import closure of firmware/main.py
-# (host_tools/bundle.py), as sources laid out as on the board (tidebox/..., microdot/..., board.py
-# for the chosen board, pico_common.py). main.py is not frozen: it stays a file on the board, so a
+# the staging folder in TIDEBOX_FREEZE_DIR: the bundle's import closure of firmware/main.py
+# (host_tools/bundle.py) and every game package (loaded by name, so the scan cannot see them), as
+# sources laid out as on the board (tidebox/..., microdot/..., board.py for the chosen board,
+# pico_common.py). main.py is not frozen: it stays a file on the board, so a
 # board without it boots to the REPL (deploy and the emulator bench need that), and `make deploy`
 # still copies it with settings.json and the phones' page.
 #

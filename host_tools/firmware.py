@@ -105,21 +105,29 @@ def micropython32(src):
 
 
 def stage_modules(board, stage):
-    """The bundle's modules, as sources laid out as on the board, into `stage` (for freeze())."""
+    """The bundle's modules and every game, as sources laid out as on the board, into `stage`
+    (for freeze())."""
     closure = bundle.import_closure(board)
     errors = closure.errors()
     if errors:
         raise FirmwareError("\n".join(errors))
     if stage.exists():
         shutil.rmtree(stage)
+    # The games are loaded by name when the reader picks one (tidebox.games.load), which the import
+    # scan cannot follow: every firmware module is frozen, but for the tests' own (NOT_ON_BOARD).
+    sources = {m.dest: m.path for m in closure.modules.values()}
+    for src, rel in build.firmware_sources():
+        dest = rel.with_suffix(".mpy").as_posix()
+        if dest not in bundle.NOT_ON_BOARD:
+            sources.setdefault(dest, src)
     staged = []
-    for module in closure.modules.values():
-        rel = module.dest[:-len(".mpy")] + ".py"
+    for dest, path in sources.items():
+        rel = dest[:-len(".mpy")] + ".py"
         if rel.startswith("lib/"):
             rel = rel[len("lib/"):]  # lib/microdot/ on the filesystem; frozen, microdot/ at the root
         target = stage / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(module.path, target)
+        shutil.copyfile(path, target)
         staged.append(rel)
     return sorted(staged)
 
