@@ -97,7 +97,7 @@ def test_resume_screen_offers_the_saved_game_and_discard_starts_fresh(new_box):
     box.press("A")  # new
     assert box.screen() == "confirm"
     box.press("C")  # yes, discard
-    assert box.screen() == "join"
+    assert box.screen() == "choose"
     assert box.state(token)["you"] is None
     assert box.state()["seats"] == []
     with pytest.raises(ApiError):

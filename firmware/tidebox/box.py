@@ -400,7 +400,7 @@ class Box:
             self._public = None  # free the old copy before building the new one
             seats = [{"name": n, "present": p} for n, p in zip(self.seats.names, self.seats.present)]
             head = {"box": self.phase, "ssid": self.ssid(), "seats": seats, "kind": self.game_id,
-                    "seq": self.seq, "to_act": self.to_act()}
+                    "seq": self.seq}
             parts = []
             _open_object(head, parts)
             if self.state:

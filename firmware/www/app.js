@@ -440,11 +440,11 @@
     setText('winners', names.length > 1
       ? 'Winners, sharing the victory: ' + list(names) + ' with ' + pts(best)
       : names.length ? 'Winner: ' + names[0] + ' with ' + pts(best) : '');
-    // Each row is [rank, seat, total]: the box ranks (tied players share a rank).
+    // The box ranks: tied players share a rank.
     fill($('standings'), g.standings.map(function (st) {
-      var p = players[st[1]];
-      var text = st[0] + '. ' + p.name + (st[1] === me ? ' (you)' : '') + ': ' + pts(st[2]);
-      if (g.winners.indexOf(st[1]) >= 0) text += ', winner';
+      var p = players[st.seat];
+      var text = st.rank + '. ' + p.name + (st.seat === me ? ' (you)' : '') + ': ' + pts(st.total);
+      if (g.winners.indexOf(st.seat) >= 0) text += ', winner';
       return el('li', null, text);
     }));
   }

@@ -432,7 +432,8 @@ def view_for(state, seat):
             {"round": r["round"], "card": r["card"], "allocations": r["allocations"], "scores": r["scores"]}
             for r in state["history"]
         ],
-        "standings": standings(state),
+        # objects, not [rank, seat, total] rows: three small numbers in a row read like an allocation
+        "standings": [{"rank": r, "seat": s, "total": t} for r, s, t in standings(state)],
         "winners": winners(state),
     }
     if seat is not None and 0 <= seat < count:
