@@ -33,12 +33,13 @@
   // The lane from above, the players at the bottom (near end): y = 0 is the far end.
   function drawing() {
     var L = H.length, W = H.width, mid = W / 2;
-    var s = svg('svg', { viewBox: '-17 -9 64 100', role: 'img', 'class': 'pc-svg' });
+    var s = svg('svg', { viewBox: '-5 -9 63 100', role: 'img', 'class': 'pc-svg' });
     s.appendChild(svg('title', {}, 'The lane, launch line, launch zones and the harbour, with dimensions'));
     function add(tag, a, text) { var e = svg(tag, a, text); s.appendChild(e); return e; }
     function box(x, y, w, h, cls) { add('rect', { x: x, y: y, width: w, height: h, 'class': cls }); }
-    function label(x, y, text, anchor, rotate) {
+    function label(x, y, text, anchor, rotate, cls) {
       var a = { x: x, y: y, 'text-anchor': anchor || 'middle' };
+      if (cls) a['class'] = cls;
       if (rotate) a.transform = 'rotate(-90 ' + x + ' ' + y + ')';
       add('text', a, text);
     }
@@ -54,17 +55,17 @@
       label(x + H.zone / 2, line + 4.5, z);
       label(x + H.zone / 2, line + 8, H.zone + ' cm');
     });
-    label(mid, -5.5, 'far end: at least ' + H.behind + ' cm clear behind the sheet');
+    label(mid, -5.5, 'at least ' + H.behind + ' cm clear behind the sheet');
     label(mid, -1.5, 'lane ' + W + ' cm wide');
     label(-2.5, L / 2, 'lane ' + L + ' cm long', 'middle', true);
-    label(mid, L - H.far + 4.5, 'OUTER / 1: ' + H.outerW + ' \u00d7 ' + H.outerH + ' cm');
-    label(mid, L - H.far + H.outerH / 2 - 0.5, 'INNER / 2');
-    label(mid, L - H.far + H.outerH / 2 + 3, H.innerW + ' \u00d7 ' + H.innerH + ' cm');
-    add('line', { x1: W + 3, y1: line, x2: W + 3, y2: L - H.near, 'class': 'pc-dim' });
-    label(W + 6, (line + L - H.near) / 2, H.beyond + ' cm beyond the line', 'middle', true);
-    label(W + 3, L - H.near + 3.5, 'near edge ' + H.near + ' cm', 'start');
-    label(W + 3, L - H.far - 1, 'far edge ' + H.far + ' cm', 'start');
-    label(mid, line - 1.2, 'launch line ' + H.line + ' cm from the near end');
+    label(mid, L - H.far + 3.5, 'OUTER / 1: ' + H.outerW + ' \u00d7 ' + H.outerH + ' cm', 0, 0, 'pc-s');
+    label(mid, L - H.far + H.outerH / 2 - 0.5, 'INNER / 2', 0, 0, 'pc-s');
+    label(mid, L - H.far + H.outerH / 2 + 2.5, H.innerW + ' \u00d7 ' + H.innerH + ' cm', 0, 0, 'pc-s');
+    add('line', { x1: W + 2, y1: line, x2: W + 2, y2: L - H.near, 'class': 'pc-dim' });
+    label(W + 4.5, (line + L - H.near) / 2, H.beyond + ' cm beyond the line', 'middle', true);
+    label(W + 6.5, L - H.near + 1, 'near edge ' + H.near + ' cm', 'start');
+    label(W + 6.5, L - H.far + 1, 'far edge ' + H.far + ' cm', 'start');
+    label(mid, line - 1.2, 'launch line ' + H.line + ' cm from the near end', 0, 0, 'pc-s');
     label(mid, L + 5.5, 'players sit here (near end) \u00b7 boats about ' + H.boat + ' cm wide');
     return s;
   }
