@@ -76,7 +76,8 @@ def test_three_phones_play_the_short_crossing_to_the_winners(sim, open_fw_phone,
     expect(ada.locator("#seats li")).to_have_text([re.compile(r"Ada\s*you"), "Bo", "Cy"])
     expect(ada.get_by_role("heading", name="You are in")).to_be_visible()
     expect(ada.locator("#lobbyMsg")).to_have_text(
-        "Token Tide: the reader starts the game from the box. Others join on the Wi-Fi \u201cTidebox-2D2F\u201d.")
+        "Token Tide: the reader starts the game from the box. "
+        "Others join on the Wi-Fi \u201cTidebox-2D2F\u201d.")
     expect(ada.locator("#game")).to_be_hidden()
     shot(ada, "lobby")
 

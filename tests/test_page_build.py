@@ -13,7 +13,7 @@ import pagebuild
 def test_page_fits_the_budget(tmp_path):
     size = pagebuild.build_page(tmp_path)
     assert size == (tmp_path / "index.html.gz").stat().st_size
-    assert size <= 12 * 1024, "the page is %d bytes gzipped" % size
+    assert size <= pagebuild.BUDGET, "the page is %d bytes gzipped" % size
 
 
 def test_gz_is_reproducible_and_holds_the_whole_page(tmp_path):

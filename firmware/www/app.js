@@ -202,6 +202,7 @@
     // Every other game draws itself from its own part of the page (games/<game>/page.js).
     var part = view === 'game' && s.kind !== 'token_tide' ? GAMES[s.kind] : null;
     setText('me', s.you ? 'You: ' + s.you.name : '');
+    setText('brand', s.kind === 'token_tide' ? 'Token Tide' : GAMES[s.kind] ? GAMES[s.kind].title : 'Tidebox');
     show('join', view === 'join');
     show('lobby', view === 'lobby');
     show('game', view === 'game' && !part);
