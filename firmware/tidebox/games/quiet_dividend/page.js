@@ -41,7 +41,7 @@
   }
 
   function table(head, rows) {
-    var t = el('table', 'sheet'), tr = el('tr');
+    var t = el('table', 'sheet qd'), tr = el('tr');
     var thead = el('thead'), body = el('tbody');
     head.forEach(function (h) { tr.appendChild(el('th', null, h)); });
     thead.appendChild(tr);
@@ -99,7 +99,7 @@
       + g.payout_laps.join(', ') + (g.resets.length ? '; values reset after laps '
       + g.resets.map(function (r) { return r[0]; }).join(', ') : '') + '.'));
     card.appendChild(table(['Player'].concat(g.clubs, ['Points']), names.map(function (n, i) {
-      var who = (i === g.turn && !g.over ? '\u25b6 ' : '') + n + (g.seated[i] ? '' : ' (left)');
+      var who = (i === g.turn && !g.over ? '\u25b6\u00a0' : '') + n + (g.seated[i] ? '' : ' (left)');
       return [who].concat(g.shares[i], [g.totals[i]]);
     })));
     if (g.payouts.length) {
