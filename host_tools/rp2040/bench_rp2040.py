@@ -32,7 +32,7 @@ import build  # noqa: E402
 OUT = build.ROOT / "build" / "bench-rp2040"
 BOARD = "RPI_PICO_W"  # rp2040js emulates the RP2040 only: the Pico 2 W's RP2350 is not measured
 FS_OFFSET = 0x12C000  # 2 MB flash less the RPI_PICO_W build's 848 KB filesystem
-# (key, label, unit divisor) in the order; "_threshold": with gc.threshold(mem_free // 16)
+# (key, label) in the order; "_threshold": with gc.threshold(mem_free // 16)
 ROWS = (
     ("idle_poll", "one idle poll (GET /api/state?v=N, nothing changed)"),
     ("idle_poll_threshold", "  the same with gc.threshold(mem_free // 16)"),
