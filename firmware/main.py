@@ -107,7 +107,7 @@ async def main(board):
     except ImportError:
         pass
     # Collections happen when no phone is being served (the reader loop asks for them), not in the
-    # middle of a request; a threshold of half the free heap is only the last resort.
+    # middle of a request; a threshold of an eighth of the free heap is only the last resort.
     collector.start()
     print("tidebox: %s on port %d, %d bytes free" % (board.name, board.http_port, gc.mem_free()))
     await asyncio.gather(*tasks)

@@ -8,9 +8,12 @@ cancels out. From the same runs:
 
 - allocations per idle poll: calls of MicroPython's gc_alloc() (every heap allocation goes through
   it, including those gc_realloc() makes), counted by callgrind;
-- collections per 100 idle polls: calls of gc_collect_start() (automatic and asked-for collections
-  alike), under main.py's collection policy (tidebox/collect.py), at the proof's heap size;
-- idle_poll_heap_bytes: gc.mem_alloc() growth over a few idle polls with the collector off.
+- <figure>_collections_per_100: calls of gc_collect_start() (automatic and asked-for collections
+  alike), with main.py's collection policy (tidebox/collect.py: its tick() runs between requests, as
+  the reader loop does), at the memory proof's heap size;
+- idle_poll_heap_bytes, full_view_heap_bytes: gc.mem_alloc() growth with the collector off;
+- collections_per_100_idle_polls: collections in the middle of an idle poll (gc.mem_alloc() fell
+  during it), and idle_collections_per_100_idle_polls: the reader loop's, between requests.
 
 Rough RP2040 time: instructions x 1.3 (Thumb density) / (125 MHz x ~0.8 IPC), DESIGN.md.
 Without valgrind the figures are skipped; `MICROPYTHON` picks the interpreter, as everywhere.
@@ -31,16 +34,26 @@ RUNS = (
     ("idle", "idle_poll", 16, 116),
     ("view", "full_view", 8, 48),
     ("change", "change_and_8_views", 1, 6),
+    # The requests' own work, no collection in it or after it: what a phone waits for.
+    ("idle_nogc", "idle_poll_alone", 16, 116),
+    ("view_nogc", "full_view_alone", 8, 48),
+    ("change_nogc", "change_and_8_views_alone", 1, 6),
 )
 COUNTED = ("gc_alloc", "gc_collect_start")
 
 
 def drive(tree, mode, count, callgrind_out=None):
-    """Runs the driver; returns its last line (JSON). With callgrind_out, under callgrind."""
+    """Runs the driver; returns its first line (JSON). With callgrind_out, under callgrind. A mode
+    ending in "_nogc" runs with the collector off, in a heap large enough for that."""
     state = tempfile.mkdtemp(prefix="tidebox-cpu-")
+    heap = "%dK" % PROOF_HEAP_KB
+    args = [mode, str(count)]
+    if mode.endswith("_nogc"):
+        heap = "64M"
+        args = [mode[:-5], str(count), "nogc"]
     try:
         env = build.micropython_env(tree, {"TIDEBOX_STATE_DIR": state})
-        cmd = [build.micropython(), "-X", "heapsize=%dK" % PROOF_HEAP_KB, str(DRIVE), mode, str(count)]
+        cmd = [build.micropython(), "-X", "heapsize=" + heap, str(DRIVE)] + args
         if callgrind_out:
             cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + callgrind_out] + cmd
         proc = subprocess.run(cmd, cwd=str(tree), env=env, capture_output=True, text=True, timeout=900)
@@ -48,7 +61,7 @@ def drive(tree, mode, count, callgrind_out=None):
         shutil.rmtree(state, ignore_errors=True)
     if proc.returncode != 0:
         raise RuntimeError("%s %d failed:\n%s" % (mode, count, (proc.stdout + proc.stderr)[-2000:]))
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return json.loads(proc.stdout.strip().splitlines()[0])
 
 
 def read_callgrind(path):
@@ -87,6 +100,11 @@ def run():
     tree = build.build_sim()
     alloc = drive(tree, "alloc", 100)
     yield "idle_poll_heap_bytes", round(alloc["bytes_per_poll"]), "B"
+    yield "full_view_heap_bytes", alloc["bytes_per_view"], "B"
+    # In the middle of a request (the reader loop's own collections between requests are not counted)
+    polls = alloc["polls"]
+    yield "collections_per_100_idle_polls", alloc["collections"] * 100 // polls, "collections"
+    yield "idle_collections_per_100_idle_polls", alloc["idle_collections"] * 100 // polls, "collections"
     if shutil.which("valgrind") is None:
         yield "idle_poll_instructions", "skipped: valgrind missing (Debian: apt-get install valgrind)", ""
         return
@@ -99,6 +117,7 @@ def run():
         if mode == "idle":
             runs = more - fewer
             allocs = (high_calls["gc_alloc"] - low_calls["gc_alloc"]) / runs
-            collections = (high_calls["gc_collect_start"] - low_calls["gc_collect_start"]) * 100 / runs
             yield "allocations_per_idle_poll", round(allocs, 1), "allocations"
-            yield "collections_per_100_idle_polls", round(collections, 1), "collections"
+        collections = (high_calls["gc_collect_start"] - low_calls["gc_collect_start"]) * 100 / (more - fewer)
+        if not mode.endswith("_nogc"):
+            yield figure + "_collections_per_100", round(collections, 1), "collections (idle ones included)"

@@ -3,7 +3,7 @@
 # in-memory connection. No sockets, no reader loop, no periodic task: what is counted is the
 # requests' own work (run it under callgrind with two counts and subtract, so start-up cancels).
 #
-#   micropython mp_web_drive.py MODE COUNT
+#   micropython mp_web_drive.py MODE COUNT [nogc]
 #   MODE idle:   COUNT idle polls (GET /api/state?v=<current>, a phone browser's headers)
 #        view:   COUNT full views (the shared part already built)
 #        change: COUNT times a change (the version moves on) then the eight phones' full views
@@ -153,6 +153,9 @@ def main():
     app = web.make_app(box, board)
     collector = Collector(board.tcp_gate, app)
     collector.start()  # as main.py does once the box is up
+    if sys.argv[3:] == ["nogc"]:  # the requests' own work: no collection at all (run it with a large heap)
+        gc.disable()
+        collector.tick = lambda: False
     conn = asyncio.run(drive(mode, count, app, box, tokens, collector))
     print(json.dumps({"last": bytes(conn.last).decode(), "written": conn.written, "closed": conn.closed}))
 

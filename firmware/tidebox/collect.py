@@ -3,18 +3,23 @@
 # MicroPython collects when an allocation finds no room, or with gc.threshold after a set amount: in
 # the middle of whatever allocates, most often a phone's request, which then waits for the whole
 # collection (9-17 ms on the RP2040, eight players in the game). Here the reader loop asks for a
-# collection when no connection is being served and enough requests were served since the last one;
-# the threshold stays, large, as the last resort for a burst that allocates a lot before the box is
-# idle again.
+# collection when no connection is being served and enough requests were served since the last one
+# (an idle poll allocates only its coroutine frames, so that is every few seconds with eight phones);
+# the threshold stays as the last resort, for a burst that allocates a lot before the box is idle.
 import gc
 
 from micropython import const
 
-# What a request costs in heap, in units of an idle poll's (a few hundred bytes of the network
-# stack's and asyncio's objects): every other request goes through microdot, 15-25 KB.
-_OTHER_REQUEST = const(32)
-_COLLECT_AT = const(64)  # units served since the last collection that make an idle moment collect
-_LAST_RESORT = const(2)  # the threshold: a collection after 1/2 of the free heap is allocated
+# What a request costs in heap, in units of an idle poll's (about 0.7 KB on the unix port: its
+# coroutine frames; on the board also the network stack's objects): every other request goes
+# through microdot, 15-25 KB, and makes the next idle moment collect.
+_OTHER_REQUEST = const(16)
+_COLLECT_AT = const(8)  # units served since the last collection that make an idle moment collect
+# The last resort: a collection after 1/8 of the free heap is allocated (8 KB on the unix port,
+# above what eight idle polls take). Larger ones (1/2, 1/4) let the heap fragment until the
+# memory proof's game failed at 208 KB: freed blocks must be reused before long-lived ones land
+# between them.
+_LAST_RESORT = const(8)
 
 
 class Collector:
