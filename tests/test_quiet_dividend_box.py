@@ -45,7 +45,7 @@ def expected(state):
 def play_one(box, tokens, state, rng):
     """The player whose turn it is takes a random legal action from their phone."""
     view = box.state(tokens[0])
-    seat = view["to_act"][0]
+    seat = view["game"]["turn"]
     assert seat == rules.current(state)
     m = rng.choice(rules.legal_moves(state, seat))
     box.move(tokens[seat], m["move"], m["args"], seq=view["seq"])
@@ -71,7 +71,7 @@ def test_a_whole_game_through_the_api(table):
             assert box.press("C") == "qd_board"
     assert turns == 18
     view = box.state(tokens[2])
-    assert view["box"] == "over" and view["to_act"] == []
+    assert view["box"] == "over" and view["game"]["turn"] is None
     assert view["game"]["winners"] == rules.winners(state)
     assert len(view["game"]["payouts"]) == 3
     box.wait_screen("qd_payout")  # the last payout first, then the winners and standings
@@ -198,7 +198,7 @@ def test_a_power_cut_while_a_turn_is_sent(table):
     acknowledged = 0
     for delay in (0.0, 0.005, 0.01, 0.02, 0.04, 0.08, 0.15):
         view = box.state(tokens[0])
-        seat = view["to_act"][0]
+        seat = view["game"]["turn"]
         m = rng.choice(rules.legal_moves(state, seat))
         answer = []
         body = (tokens[seat], m["move"], m["args"], view["seq"])
@@ -248,7 +248,7 @@ def test_a_rematch_reverses_the_seating_and_changes_the_first_player(table):
     assert game["first"] != 0 and game["order"][0] == game["first"]
     order = game["order"]
     assert order == [2, 1, 0][[2, 1, 0].index(game["first"]):] + [2, 1, 0][:[2, 1, 0].index(game["first"])]
-    assert view["to_act"] == [game["first"]]
+    assert game["turn"] == game["first"]
     first = game["first"]
     box.move(tokens[first], "join", {"club": "C"}, seq=view["seq"])
     assert box.state(tokens[0])["game"]["shares"][first] == [0, 0, 1]
