@@ -252,6 +252,15 @@ def import_closure(board=DEFAULT_BOARD, firmware=None, boards=None, microdot=Non
     closure = Closure()
     queue = [Module("main", entry, "main.py")]
     seen = set()
+    # The reader imports a game by name when it is chosen (tidebox/games/__init__.py), which no import
+    # statement shows: every game package and its modules are roots as well.
+    for name in sorted(available):
+        parts = name.split(".")
+        game = firmware / "tidebox" / "games" / parts[2] if len(parts) > 2 else None
+        if parts[:2] == ["tidebox", "games"] and game is not None and game.is_dir():
+            seen.add(name)
+            closure.modules[name] = available[name]
+            queue.append(available[name])
 
     def resolves(name):
         top = name.split(".")[0]

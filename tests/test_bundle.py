@@ -10,8 +10,9 @@ from pathlib import Path
 
 import build
 import bundle
+from boxrig import BOX_HEAP
 import pytest
-from micropython_runner import MP_SCRIPTS, PICO_HEAP
+from micropython_runner import MP_SCRIPTS
 
 FAKES = MP_SCRIPTS / "fakes_pico"
 ASSETS = {bundle.SETTINGS_NAME, bundle.PAGE_NAME}
@@ -111,7 +112,9 @@ def test_bundle_imports_under_micropython_on_fake_hardware(built, tmp_path):
     (tmp_path / "settings.json").write_text((out / "settings.json").read_text())
     env = build.micropython_env(out)
     env["MICROPYPATH"] = "%s:%s:%s:.frozen" % (FAKES, out, out / "lib")
-    cmd = [build.micropython(), "-X", "heapsize=" + PICO_HEAP, str(FAKES / "import_bundle.py"), str(tmp_path)]
+    # The box's own heap size (boxrig.BOX_HEAP, as every firmware test): every module of the bundle at
+    # once, the games one after another.
+    cmd = [build.micropython(), "-X", "heapsize=" + BOX_HEAP, str(FAKES / "import_bundle.py"), str(tmp_path)]
     proc = subprocess.run(cmd, input=json.dumps(sorted(closure.modules)), capture_output=True, text=True,
                           timeout=120, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
