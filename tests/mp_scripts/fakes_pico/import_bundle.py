@@ -39,7 +39,8 @@ sys.modules["board"] = board
 failed = {}
 loaded = set()
 # The games last, one at a time, as the box loads them (each is unloaded again before the next).
-names = [n for n in names if not n.startswith("tidebox.games.")] + [n for n in names if n.startswith("tidebox.games.")]
+games_last = [n for n in names if n.startswith("tidebox.games.")]
+names = [n for n in names if not n.startswith("tidebox.games.")] + games_last
 for name in names:
     gc.collect()
     try:
