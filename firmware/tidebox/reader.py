@@ -10,7 +10,7 @@ import time
 from micropython import const
 
 from tidebox import games, screens
-from tidebox.box import CHOOSE, JOIN, SETUP, Refused
+from tidebox.box import CHOOSE, JOIN, PLAY, SETUP, Refused
 
 SPLASH_MS = const(1500)
 FLASH_MS = const(3000)  # the screen flashes this long when the countdown reaches zero
@@ -37,6 +37,7 @@ class Reader:
         self.stack = [screens.Splash(self)]
         self.flow = None  # the chosen game's flow module (its screens), loaded with the game
         self.flow_id = None
+        self.flow_tick = None
         self.message = ""  # short feedback line shown until the next press
         self.resume_offer = False
         self.splash_until = None
@@ -97,9 +98,12 @@ class Reader:
         """The chosen game's flow module; the previous game's was unloaded with its rules."""
         if self.flow_id != self.box.game_id:
             self.flow = None
+            self.flow_tick = None
             self.flow_id = self.box.game_id
             if self.flow_id is not None:
                 self.flow = games.load(self.flow_id, "flow")
+                # A game that acts by itself (computer rivals) offers tick(reader, now) -> changed.
+                self.flow_tick = getattr(self.flow, "tick", None)
 
     def touch(self):
         self.dirty = True
@@ -157,6 +161,8 @@ class Reader:
             self.fb.invert(invert)
         if self.top().tick(now):
             self.dirty = True
+        if self.flow_tick is not None and self.box.phase == PLAY and self.flow_tick(self, now):
+            self.dirty = True  # the game acted by itself (e.g. a computer rival's move)
         if self.dirty:
             self.dirty = False
             self.draw(now)
