@@ -14,6 +14,7 @@ GAMES = (
     ("token_tide", "Token Tide"),
     ("quiet_dividend", "Quiet Dividend"),
     ("paper_current", "Paper Current"),
+    ("pearl_reach", "Pearl Reach"),
 )
 
 

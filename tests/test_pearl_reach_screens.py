@@ -1,0 +1,77 @@
+"""Golden PNGs for Pearl Reach's OLED screens, rendered by the real MicroPython framebuf.
+
+To accept intended changes: `UPDATE_GOLDEN=1 pytest tests/test_pearl_reach_screens.py`, then look at
+the new PNGs in tests/golden/pearl_reach/ before committing them.
+"""
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from micropython_runner import MP_SCRIPTS
+from test_screens import frame_to_image
+
+GOLDEN = Path(__file__).parent / "golden" / "pearl_reach"
+FLOW = Path(__file__).parent.parent / "firmware" / "tidebox" / "games" / "pearl_reach" / "flow.py"
+
+
+@pytest.fixture(scope="module")
+def frames(mp, tmp_path_factory):
+    state = tmp_path_factory.mktemp("pr_screens")
+    proc = mp.run(MP_SCRIPTS / "render_pearl_reach.py", heap="2M", env={"TIDEBOX_STATE_DIR": str(state)})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_every_pearl_reach_screen_has_been_rendered(frames):
+    names = set(re.findall(r'^    name = "(\w+)"', FLOW.read_text(), re.M))
+    assert names == {"pr_board", "pr_scores", "pr_news", "pr_final"}
+    assert {n for n in names if any(label == n or label.startswith(n + "_") for label in frames)} == names
+
+
+def test_pearl_reach_screens_match_golden_pngs(frames):
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    update = os.environ.get("UPDATE_GOLDEN") == "1"
+    problems = []
+    for label, hex_frame in sorted(frames.items()):
+        image = frame_to_image(hex_frame)
+        path = GOLDEN / (label + ".png")
+        if update:
+            image.save(path)
+            continue
+        if not path.exists():
+            problems.append("%s: no golden PNG (run with UPDATE_GOLDEN=1 and review it)" % label)
+            continue
+        diff = ImageChops.difference(Image.open(path).convert("L"), image.convert("L")).getbbox()
+        if diff is not None:
+            problems.append("%s differs from its golden PNG in %s" % (label, diff))
+    assert problems == []
+
+
+def lit(image, box):
+    return sum(1 for v in image.crop(box).convert("L").tobytes() if v)
+
+
+def test_the_board_shows_whose_turn_and_that_a_rival_thinks(frames):
+    start = frame_to_image(frames["pr_board_start"])
+    thinking = frame_to_image(frames["pr_board_thinking"])
+    paused = frame_to_image(frames["pr_board_paused"])
+    # the panel's first line: "to play" for a person, "thinking" for a rival, "paused" when held
+    status = (60, 10, 128, 18)
+    assert len({image.crop(status).tobytes() for image in (start, thinking, paused)}) == 3
+    # whose turn: that gatherer's line is inverted (Ada first; three turns later Heron, a rival)
+    line = [(56, 18 + 9 * k, 128, 27 + 9 * k) for k in range(4)]
+    assert lit(start, line[0]) > 0.6 * 72 * 9 and lit(start, line[3]) < 0.3 * 72 * 9
+    assert lit(thinking, line[3]) > 0.6 * 72 * 9 and lit(thinking, line[0]) < 0.3 * 72 * 9
+
+
+def test_every_marker_is_drawn_on_the_coast(frames):
+    # three turns in, three markers in place of three empty cells' dots: Ada's filled square (25
+    # pixels), Bo's hollow square (16) and Gull's cross (9), each told apart by its shape
+    coast = (0, 18, 55, 53)
+    start = lit(frame_to_image(frames["pr_board_start"]), coast)
+    assert lit(frame_to_image(frames["pr_board_thinking"]), coast) - start == (25 - 1) + (16 - 1) + (9 - 1)
