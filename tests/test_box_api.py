@@ -166,3 +166,163 @@ def test_the_running_box_answers_every_dns_name_with_its_address(box):
             reply, _ = sock.recvfrom(512)
             assert struct.unpack(">H", reply[:2])[0] == qid
             assert reply[-4:] == socket.inet_aton("127.0.0.1")  # the host board's address
+
+
+# ---------------------------------------------------------------- strict JSON and names
+
+
+def _cpython_accepts(body):
+    """What strict JSON is: CPython's reader without its NaN/Infinity extension, one object deep
+    enough for the box (16 brackets)."""
+    def no_constants(word):
+        raise ValueError(word)
+    try:
+        json.loads(body.decode("utf-8"), parse_constant=no_constants)
+        return True
+    except ValueError:
+        return False
+
+
+JSON_BODIES = [
+    b'{"name":"Ada"}', b' {"name" : "Ada" } \r\n', b"{}", b"[]", b'{"a":[1,2,4]}', b'{"a":[]}', b"[[[]]]",
+    b'{"move":"allocate","args":{"allocation":[4,1,2],"ready":true}}', b'"x"', b"0", b"-0", b"12",
+    b"-1.5e+3", b"1E9", b"0.25", b"true", b"false", b"null", b'{"a":null,"b":false}',
+    b'"\\u00e9\\n\\"\\\\\\/"', b'"\xc3\x89mile"', b'{"":1}',
+    # what MicroPython's own reader lets through
+    b'{"allocation":[1,2,4],}', b"[07,0,0]", b'{"name":"Ada"}\x00', b"[1,]", b"[,1]", b"{,}", b"[1 2]",
+    b'{"a" 1}', b"[1,,2]", b'{"a":1,,"b":2}', b"01", b"[1.]", b"[-]", b"[-01]", b"[.5]", b"[+1]",
+    b'["a\x01"]', b'["a\x00"]', b'["\\x41"]', b'["\\u12"]', b"[tru]", b"[nul]", b"[True]", b'{"a":1}}',
+    b"[1]]", b"[[1]", b'{"a"}', b'{"a":}', b"{1:2}", b"{'a':1}", b"", b"   ", b"\x00", b'{"a":1} {}',
+    b"[1e]", b"[1e+]", b"[0x10]", b"[NaN]", b"[Infinity]", b"[1]\x0b", b'{"a":1\x0c}', b'"abc',
+    b'{"a":[1,2,4]', b"[1.5.2]", b"[--1]", b"[1-2]",
+]
+
+
+def _mutations(count=300, seed=15):
+    """Valid bodies with one byte inserted, deleted or replaced: near misses of every kind."""
+    import random
+    rng = random.Random(seed)
+    valid = [b for b in JSON_BODIES if _cpython_accepts(b)]
+    alphabet = b' ,:[]{}"0123456789-+.eE\\tfnu\x00\x01'
+    out = []
+    for _ in range(count):
+        body = bytearray(rng.choice(valid))
+        at = rng.randrange(len(body) + 1)
+        kind = rng.randrange(3)
+        if kind == 0 or not body:
+            body[at:at] = bytes([rng.choice(alphabet)])
+        elif kind == 1:
+            del body[min(at, len(body) - 1)]
+        else:
+            body[min(at, len(body) - 1)] = rng.choice(alphabet)
+        try:
+            body.decode("utf-8")  # broken UTF-8 is for the decoder to refuse, not this check
+        except UnicodeDecodeError:
+            continue
+        out.append(bytes(body))
+    return out
+
+
+def test_the_strict_json_check_agrees_with_a_strict_reader_under_both_interpreters(mp):
+    from tidebox import jsoncheck
+
+    bodies = JSON_BODIES + _mutations()
+    expected = [_cpython_accepts(b) for b in bodies]
+    assert expected.count(True) > 20 and expected.count(False) > 100
+
+    def cpython_check(body):
+        try:
+            jsoncheck.check(body)
+            return True
+        except ValueError:
+            return False
+
+    assert [cpython_check(b) for b in bodies] == expected
+    results = mp.call_many("mp_strict_input", "json_ok", [[b.hex()] for b in bodies], heap="2M")
+    assert [r["ok"] for r in results] == expected
+    # brackets nest at most 16 deep (a phone's request is an object holding a list)
+    assert cpython_check(b"[" * 16 + b"]" * 16) and not cpython_check(b"[" * 17 + b"]" * 17)
+
+
+def test_malformed_json_is_refused_and_changes_nothing(new_box):
+    box = new_box()
+    ann = box.join("Ann")["token"]
+    box.join("Bob")
+    for raw in (b'{"name":"Cy",}', b'{"name":"Cy"}\x00', b'{"name" "Cy"}'):
+        assert "JSON" in refused(box, 400, "POST", "/api/join", raw_body=raw)
+    box.press("C")  # to setup
+    box.press("C")  # start: shuffled deck
+    box.press("C")  # allocate
+    before = full_state(box, [ann])
+    for raw in (
+        b'{"move":"allocate","args":{"allocation":[1,2,4],}}',
+        b'{"move":"allocate","args":{"allocation":[07,0,0]}}',
+        b'{"move":"allocate","args":{"allocation":[1,2,4]}}\x00',
+        b'{"move":"allocate","args":{"allocation":[1 2 4]}}',
+        b'{"move":"allocate" "args":{"allocation":[1,2,4]}}',
+    ):
+        assert "JSON" in refused(box, 400, "POST", "/api/move", raw_body=raw, token=ann), raw
+    assert full_state(box, [ann]) == before
+    assert box.state(ann)["game"]["mine"] is None
+    body = b' {"move": "allocate", "args": {"allocation": [1, 2, 4], "ready": true}}\r\n'
+    status, _, payload = box.request("POST", "/api/move", raw_body=body, token=ann)
+    assert status == 200, payload
+    assert box.state(ann)["game"]["mine"] == [1, 2, 4]
+
+
+# Upper and lower case beyond ASCII: Latin-1 Supplement, Latin Extended-A, Greek, Cyrillic.
+CASE_RANGES = [(0xC0, 0x17F), (0x386, 0x3CE), (0x400, 0x45F)]
+
+
+def test_names_fold_case_beyond_ascii_the_same_under_both_interpreters(mp):
+    from tidebox.games.base import folded
+
+    letters = [chr(cp) for lo, hi in CASE_RANGES for cp in range(lo, hi + 1)
+               if len(chr(cp).lower()) == 1 and chr(cp).isalpha()]
+    assert len(letters) > 300
+    for c in letters + list("AZaz@[`{"):
+        # a capital and its small letter fold alike; nothing else folds onto the small letter
+        assert folded(c) == folded(c.lower()), c
+        assert folded(c) == c.lower().encode() or c == "\u03c2", c  # final sigma folds to sigma
+    names = ["Émile", "ÉMILE", "Łukasz", "ŁUKASZ", "Ÿves", "ÿves", "ΑΛΈΞΗΣ", "αλέξης", "ΟΔΥΣΣΕΥΣ",
+             "οδυσσευς", "Иван", "ИВАН", "Ёжик", "ёжик", "Straße", "×÷", "Bo"]
+    results = mp.call_many("mp_strict_input", "fold", [[n] for n in names])
+    assert [bytes.fromhex(r["ok"]) for r in results] == [folded(n) for n in names]
+    assert folded("Émile") == folded("émile") and folded("ΑΛΈΞΗΣ") == folded("αλέξης")
+    assert folded("ΟΔΥΣΣΕΥΣ") == folded("οδυσσευς") and folded("ИВАН") == folded("иван")
+    assert folded("Ёжик") == folded("ёжик") and folded("Łukasz") == folded("łukasz")
+    assert folded("×") != folded("÷") and folded("Bo") != folded("Bö")
+    # every letter of the ranges, under MicroPython too
+    results = mp.call_many("mp_strict_input", "fold", [[c + c.lower()] for c in letters], heap="2M")
+    assert [bytes.fromhex(r["ok"]) for r in results] == [folded(c + c.lower()) for c in letters]
+
+
+def test_names_refuse_c1_controls_and_fold_case_beyond_ascii_on_the_box(new_box, mp):
+    from tidebox.games.base import GameError, check_name
+
+    # C1 controls are C2 80 to C2 9F; C2 A0 (no-break space) and a capital A circumflex (C3 82) are not
+    # (CPython's strip() would take a leading U+0085 away as whitespace; MicroPython's does not)
+    cases = [("B\u0085o", []), ("Bo\u009b", []), ("A\u0080", []), ("B\u00a0o", []), ("\u00c2Bo", []),
+             ("émile", ["Émile"]), ("ΑΛΈΞΗΣ", ["αλέξης"]), ("иван", ["ИВАН"]), ("Bö", ["Bo"])]
+    expected = [[400, "a name cannot contain control characters"]] * 3
+    expected += [["ok", "B\u00a0o"], ["ok", "\u00c2Bo"]]
+    expected += [[409, "that name is taken at this table"]] * 3 + [["ok", "Bö"]]
+    results = mp.call_many("mp_strict_input", "name_check", [[n, t] for n, t in cases])
+    assert [r["ok"] for r in results] == expected
+
+    def cpython(name, taken):
+        try:
+            return ["ok", check_name(name, taken)]
+        except GameError as e:
+            return [e.status, e.message]
+
+    assert [cpython(n, t) for n, t in cases] == expected
+
+    box = new_box()
+    for name in ("\u0085Bo", "Bo\u009b", "\u009fZed"):
+        assert "control" in refused(box, 400, "POST", "/api/join", {"name": name})
+    box.join("Émile")
+    box.join("Иван")
+    for name in ("émile", "ÉMILE", "иван"):
+        assert "taken" in refused(box, 409, "POST", "/api/join", {"name": name})
+    assert box.join("Emile")["name"] == "Emile"  # another name: no accent

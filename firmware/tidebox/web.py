@@ -12,6 +12,7 @@ from asyncio import core
 from micropython import const
 from microdot import Microdot, Request, Response
 
+from tidebox import jsoncheck
 from tidebox.box import Refused
 
 TOKEN_HEADER = "X-Seat-Token"
@@ -484,10 +485,13 @@ def _readable(sock):
 
 
 def read_json(request):
-    """The request body as a JSON object, or a Refused(400) that says what is wrong."""
+    """The request body as a JSON object, or a Refused(400) that says what is wrong. The body is
+    checked as strict JSON first (jsoncheck.py): MicroPython's reader accepts trailing commas,
+    leading zeros and a trailing NUL."""
     try:
+        jsoncheck.check(request.body)
         data = json.loads(request.body.decode())
-    except (ValueError, UnicodeError, AttributeError):
+    except (ValueError, UnicodeError, AttributeError, TypeError):
         raise Refused(400, "the request body must be JSON")
     if not isinstance(data, dict):
         raise Refused(400, "the request body must be a JSON object")

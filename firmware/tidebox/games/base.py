@@ -32,15 +32,78 @@ def check_name(name, taken=(), max_name=12):
         raise GameError("a name needs at least one character")
     if len(name) > max_name:
         raise GameError("a name has at most %d characters" % max_name)
-    # Checked on the UTF-8 bytes: control characters are single bytes, and iterating a str's
-    # characters would make MicroPython intern every new non-ASCII character for good.
-    for byte in name.encode():
-        if byte < 32 or byte == 127:
+    # Checked on the UTF-8 bytes (iterating a str's characters would make MicroPython intern every
+    # new non-ASCII character for good): C0 controls and DEL are single bytes; the C1 controls
+    # U+0080-U+009F are the two bytes C2 80 to C2 9F.
+    raw = name.encode()
+    for i in range(len(raw)):
+        byte = raw[i]
+        if byte < 32 or byte == 127 or (byte == 0xC2 and i + 1 < len(raw) and 0x80 <= raw[i + 1] <= 0x9F):
             raise GameError("a name cannot contain control characters")
+    key = folded(name)
     for other in taken:
-        if other.lower() == name.lower():
+        if folded(other) == key:
             raise GameError("that name is taken at this table", 409)
     return name
+
+
+def _lower(cp):
+    """The lower case of a two-byte UTF-8 code point (U+0080-U+07FF) where it has one: Latin-1
+    Supplement, Latin Extended-A, Greek and Cyrillic; else the code point itself."""
+    if 0xC0 <= cp <= 0xDE:
+        return cp if cp == 0xD7 else cp + 32  # not the multiplication sign
+    if 0x100 <= cp <= 0x17F:
+        if cp == 0x178:
+            return 0xFF  # Y with diaeresis
+        if cp in (0x130, 0x131, 0x138, 0x149, 0x17F):
+            return cp  # dotted capital I, dotless i, kra, n preceded by apostrophe, long s
+        if 0x139 <= cp <= 0x148 or 0x179 <= cp <= 0x17E:
+            return cp + 1 if cp & 1 else cp  # capital odd, small even
+        return cp if cp & 1 else cp + 1  # capital even, small odd
+    if 0x391 <= cp <= 0x3AB:
+        return cp if cp == 0x3A2 else cp + 32  # Alpha-Omega, Iota and Upsilon with dialytika
+    if cp == 0x386:
+        return 0x3AC
+    if 0x388 <= cp <= 0x38A:
+        return cp + 37
+    if cp == 0x38C:
+        return 0x3CC
+    if cp in (0x38E, 0x38F):
+        return cp + 63
+    if cp == 0x3C2:
+        return 0x3C3  # final sigma compares as sigma
+    if 0x410 <= cp <= 0x42F:
+        return cp + 32
+    if 0x400 <= cp <= 0x40F:
+        return cp + 80
+    return cp
+
+
+def folded(name):
+    """A name's UTF-8 bytes with upper case folded to lower case, to compare names ignoring case:
+    ASCII, Latin-1 Supplement, Latin Extended-A, Greek and Cyrillic. MicroPython's str.lower()
+    changes ASCII letters only, so this works on the bytes by code point arithmetic (every letter
+    folded here stays the same length in UTF-8)."""
+    raw = name.encode()
+    out = bytearray(raw)
+    i = 0
+    count = len(raw)
+    while i < count:
+        byte = raw[i]
+        if byte < 0x80:
+            if 65 <= byte <= 90:
+                out[i] = byte + 32
+            i += 1
+        elif 0xC2 <= byte < 0xE0 and i + 1 < count:
+            cp = ((byte & 0x1F) << 6) | (raw[i + 1] & 0x3F)
+            low = _lower(cp)
+            if low != cp:
+                out[i] = 0xC0 | (low >> 6)
+                out[i + 1] = 0x80 | (low & 0x3F)
+            i += 2
+        else:
+            i += 1
+    return bytes(out)
 
 
 def shuffled(items, below):
