@@ -13,6 +13,7 @@ import bundle
 import deploy
 import pytest
 import uf2
+from boxrig import BOX_HEAP
 
 PICO_W = ("1.24.1", 6 | (3 << 8) | (4 << 10), "Raspberry Pi Pico W with RP2040")  # .mpy 6.3, armv6m
 PICO2_W = ("1.26.0", 6 | (3 << 8) | (7 << 10), "Raspberry Pi Pico 2 W with RP2350")
@@ -432,7 +433,7 @@ def test_the_real_bundle_deploys_and_runs_from_the_flash(tmp_path):
     env = build.micropython_env(flash)
     env["MICROPYPATH"] = "%s:%s:%s:.frozen" % (fakes, flash, flash / "lib")
     names = sorted(bundle.import_closure("pico_w").modules)
-    cmd = [build.micropython(), "-X", "heapsize=192K", str(fakes / "import_bundle.py"), str(work)]
+    cmd = [build.micropython(), "-X", "heapsize=" + BOX_HEAP, str(fakes / "import_bundle.py"), str(work)]
     proc = subprocess.run(cmd, input=json.dumps(names), capture_output=True, text=True, timeout=120, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     result = json.loads(proc.stdout.strip().splitlines()[-1])

@@ -41,7 +41,18 @@ loaded = set()
 # The games last, one at a time, as the box loads them (each is unloaded again before the next).
 games_last = [n for n in names if n.startswith("tidebox.games.")]
 names = [n for n in names if not n.startswith("tidebox.games.")] + games_last
+boot_only_dropped = False
 for name in names:
+    if name.startswith("tidebox.games.") and not boot_only_dropped:
+        # The box drops the QR encoder once the join screen's codes are drawn (main.make_qr_drawer),
+        # before any game is chosen: so here too.
+        import tidebox
+
+        for boot_only in ("join_qr", "qr"):
+            sys.modules.pop("tidebox." + boot_only, None)
+            if boot_only in tidebox.__dict__:
+                delattr(tidebox, boot_only)
+        boot_only_dropped = True
     gc.collect()
     try:
         __import__(name)
