@@ -1,0 +1,306 @@
+// Pearl Reach on the phones: the tide strip, the coast (five bays, each headed by its pearls and who
+// leads it), your move (tap a glowing cell to aim, then Place; tap one of your markers, then a glowing
+// neighbour, then Shift), what happened in words, and the game info (every bay's tally, the tides'
+// payouts, the whole log, how to play). Markers are told apart by shape and name, never colour alone:
+// the same four shapes as on the box's screen.
+(function () {
+  'use strict';
+  var T = window.Tidebox;
+  var el = T.el;
+  var SHAPES = ['\u25a0', '\u25a1', '\u00d7', '+'];
+  var SHAPE_WORDS = ['filled square', 'hollow square', 'cross', 'plus'];
+  var HOW = [
+    'Five bays along the coast, three tides. Most points after the third tide wins; level, the most shells left.',
+    'This edition: 2 to 4 gatherers, people and computer rivals. Each bay is a column of 5 cells, row 1 at the' +
+      ' water\u2019s edge. The bays hold 3, 4, 4, 5 and 5 pearls, dealt at random. A pearl is worth 1 at the first' +
+      ' tide, 2 at the second, 4 at the third. Before each tide every gatherer takes 4 turns (2 gatherers) or 3' +
+      ' turns (3 or 4).',
+    'Your turn: place a marker on any empty cell. First you may shift one of your markers one cell up, down or' +
+      ' across into the next bay, onto an empty cell, for 1 shell: once a turn, twice a game, and only if you' +
+      ' can still place after it.',
+    'Landing next to a rival\u2019s marker (up, down or across) costs 1 shell; anywhere else, also beside your' +
+      ' own, is free. With no shell and every empty cell costing one, you wait that turn.',
+    'Shells: 3 at the start, 2 more after each of the first two tides, 2 on top for whoever has the fewest points.',
+    'At each tide every bay pays pearls \u00d7 the tide\u2019s value to whoever has the most markers there; a tie' +
+      ' splits it, rounding down; an empty bay pays nothing. Then the tide carries the marker nearest the water' +
+      ' out of every bay it paid for. The biggest haul sets out first after a tide.',
+    'Rivals too quick or too slow? The reader sets Rival speed on the box when setting up a new game.'
+  ];
+  var aim = null; // {cell} to place, or {from, to} to shift: waits for the Place or Shift button
+  var from = null; // the marker picked for a shift
+  var seen = -1; // the move count aim and from belong to
+  var err = '';
+  var sending = false;
+  var open = { info: false, how: false };
+  var buzzed = -1;
+  var last = null; // [view, root] as last drawn: aiming redraws at once, without asking the box
+
+  function redraw() { if (last) render(last[0], last[1]); }
+
+  function who(g, seat) { return g.names[seat] + (g.rivals[seat] ? ' (rival)' : ''); }
+  function leadText(g, lead) {
+    if (!lead.length) return 'nobody leads';
+    return lead.map(function (i) { return g.names[i]; }).join(' and ') + (lead.length > 1 ? ' tie' : ' leads');
+  }
+
+  // The coast as the rules keep it: own[cell] is the seat whose marker is there (cell = bay * rows + row).
+  function coast(g) {
+    var own = [];
+    g.bays.forEach(function (b) { b.cells.forEach(function (o) { own.push(o); }); });
+    return own;
+  }
+  function near(c, R) {
+    var out = [], row = c % R, n = R * 5;
+    if (row > 0) out.push(c - 1);
+    if (row < R - 1) out.push(c + 1);
+    if (c - R >= 0) out.push(c - R);
+    if (c + R < n) out.push(c + R);
+    return out;
+  }
+  function cost(own, me, c, R) {
+    return near(c, R).some(function (k) { return own[k] != null && own[k] !== me; }) ? 1 : 0;
+  }
+  // A shift the rules allow: onto an empty neighbour, a shell in hand, and a cell still affordable after.
+  function canShift(g, own, me, f, t) {
+    var R = g.rows, shells = g.shells[me] - 1;
+    if (own[f] !== me || own[t] != null || near(f, R).indexOf(t) < 0) return false;
+    for (var c = 0; c < own.length; c++) {
+      if (c === t || (own[c] != null && c !== f)) continue;
+      if (shells >= 1 || (c === f ? cost(own, me, f, R) : g.costs[c]) === 0) return true;
+    }
+    return false;
+  }
+
+  function send(s, move, args) {
+    sending = true;
+    err = '';
+    T.api('POST', '/api/move', { move: move, args: args, seq: s.seq }).then(function (r) {
+      sending = false;
+      aim = from = null;
+      err = r.status === 200 ? '' : r.status === 409 ? 'The game moved on: here it is as it is now.'
+        : (r.data && r.data.error) || (r.status ? 'The box refused (' + r.status + ').' : 'No answer from the box. Try again.');
+      T.refresh();
+    });
+    redraw(); // the buttons disabled until the answer comes
+  }
+
+  function button(text, cls, onClick, disabled) {
+    var b = el('button', cls, text);
+    b.type = 'button';
+    b.disabled = !!disabled;
+    b.addEventListener('click', onClick);
+    return b;
+  }
+
+  function strip(g) {
+    var ol = el('ol', 'pr-strip');
+    g.strip.tides.forEach(function (t, k) {
+      var next = k === g.strip.next && g.phase === 'play';
+      var li = el('li', next ? 'pr-next' : t.done ? 'pr-paid' : '');
+      li.appendChild(el('b', null, 'Tide ' + (k + 1) + ' \u00d7' + t.value));
+      li.appendChild(el('span', null, t.done ? 'paid' : next ? 'next: in ' + g.strip.turns_left +
+        (g.strip.turns_left === 1 ? ' turn' : ' turns') : 'later'));
+      ol.appendChild(li);
+    });
+    return ol;
+  }
+
+  function board(s, g, me, mine) {
+    var R = g.rows, own = coast(g), shells = mine ? g.shells[me] : 0;
+    var shifting = mine && !g.shifted && g.shifts_left[me] > 0 && shells >= 1;
+    var wrap = el('div', 'pr-coast');
+    wrap.setAttribute('role', 'group');
+    wrap.setAttribute('aria-label', 'The coast: five bays, row 1 at the water\u2019s edge');
+    g.bays.forEach(function (bay, b) {
+      var col = el('div', 'pr-bay');
+      var head = el('h3', 'pr-head');
+      head.appendChild(el('span', null, 'Bay ' + (b + 1)));
+      head.appendChild(el('span', null, bay.pearls + ' pearls'));
+      var lead = el('span', 'pr-lead', bay.lead.length === 1 ? SHAPES[bay.lead[0]] + ' ' + g.names[bay.lead[0]]
+        : bay.lead.length ? 'tie' : '\u2013');
+      lead.setAttribute('aria-label', leadText(g, bay.lead));
+      head.appendChild(lead);
+      col.appendChild(head);
+      for (var row = R - 1; row >= 0; row--) col.appendChild(cell(s, g, own, me, b * R + row, mine, shifting));
+      wrap.appendChild(col);
+    });
+    return wrap;
+  }
+
+  function cell(s, g, own, me, c, mine, shifting) {
+    var R = g.rows, o = own[c], label = 'Bay ' + (Math.floor(c / R) + 1) + ', row ' + (c % R + 1) + ', ';
+    var b = el('button', 'pr-c'), act = null;
+    b.type = 'button';
+    b.setAttribute('data-cell', c);
+    if (o != null) {
+      b.appendChild(el('span', 'pr-m', SHAPES[o]));
+      b.appendChild(el('span', 'pr-n', g.names[o]));
+      label += (o === me ? 'your marker' : g.names[o] + '\u2019s marker') + ' (' + SHAPE_WORDS[o] + ')';
+      if (o === me && shifting && own.some(function (x, t) { return canShift(g, own, me, c, t); })) {
+        b.className += ' pr-mine';
+        label += from === c ? ', picked to shift: tap again to keep it' : ', tap to shift it';
+        act = function () { from = from === c ? null : c; aim = null; redraw(); };
+      }
+    } else {
+      var price = g.costs ? g.costs[c] : 0;
+      label += 'empty';
+      if (price) {
+        label += ', costs a shell';
+        b.appendChild(el('span', 'pr-shell', 'shell'));
+      }
+      if (from != null && canShift(g, own, me, from, c)) {
+        label += ', shift here for a shell';
+        act = function () { aim = { from: from, to: c }; redraw(); };
+      } else if (mine && from == null && price <= g.shells[me]) {
+        label += ', you can place here';
+        act = function () { aim = { cell: c }; redraw(); };
+      }
+    }
+    if (aim && (aim.cell === c || aim.to === c) || from === c) {
+      b.className += ' pr-aim';
+      b.setAttribute('aria-pressed', 'true');
+    }
+    if (act && !sending) {
+      b.className += ' pr-glow';
+      b.addEventListener('click', act);
+    } else {
+      b.setAttribute('aria-disabled', 'true');
+    }
+    b.setAttribute('aria-label', label);
+    return b;
+  }
+
+  function actions(s, g, me) {
+    var box = el('div', 'pr-act');
+    var cancel = button('Cancel', 'ghost', function () { aim = from = null; redraw(); }, sending);
+    if (aim && aim.to != null) {
+      box.appendChild(el('p', null, 'Shift your marker from bay ' + (Math.floor(aim.from / g.rows) + 1) + ', row ' +
+        (aim.from % g.rows + 1) + ' to bay ' + (Math.floor(aim.to / g.rows) + 1) + ', row ' + (aim.to % g.rows + 1) +
+        ' for 1 shell? You place a marker after it.'));
+      box.appendChild(button('\u2713 Shift (1 shell)', 'wide', function () {
+        send(s, 'shift', { from: aim.from, to: aim.to });
+      }, sending));
+      box.appendChild(cancel);
+    } else if (aim) {
+      var price = g.costs[aim.cell];
+      box.appendChild(el('p', null, 'Place in bay ' + (Math.floor(aim.cell / g.rows) + 1) + ', row ' +
+        (aim.cell % g.rows + 1) + (price ? ' for 1 shell.' : ', free.')));
+      box.appendChild(button('\u2713 Place', 'wide', function () { send(s, 'place', { cell: aim.cell }); }, sending));
+      box.appendChild(cancel);
+    } else if (from != null) {
+      box.appendChild(el('p', null, 'Shift: tap a glowing neighbour (1 shell), or the marker again to keep it.'));
+      box.appendChild(cancel);
+    } else {
+      box.appendChild(el('p', null, (g.shifted ? 'You shifted: now ' : 'Tap a glowing cell to aim, then ') +
+        'place. ' + (!g.shifted && g.can_shift ? 'To shift first, tap one of your markers.' : '')));
+    }
+    return box;
+  }
+
+  function table(head, rows) {
+    var t = el('table', 'sheet qd'), tr = el('tr'), body = el('tbody');
+    head.forEach(function (h) { tr.appendChild(el('th', null, h)); });
+    var thead = el('thead');
+    thead.appendChild(tr);
+    rows.forEach(function (row) {
+      var r = el('tr');
+      row.forEach(function (c, k) { r.appendChild(el(k ? 'td' : 'th', null, String(c))); });
+      body.appendChild(r);
+    });
+    T.fill(t, [thead, body]);
+    var wrap = el('div', 'scroll');
+    wrap.appendChild(t);
+    return wrap;
+  }
+
+  function details(key, title, kids) {
+    var d = el('details', 'card');
+    d.open = open[key];
+    d.addEventListener('toggle', function () { open[key] = d.open; });
+    d.appendChild(el('summary', 'status', title));
+    kids.forEach(function (k) { d.appendChild(k); });
+    return d;
+  }
+
+  function render(s, root) {
+    var g = s.game, me = s.you.seat, over = g.phase === 'over';
+    last = [s, root];
+    var turn = g.to_act.length ? g.to_act[0] : null;
+    var mine = turn === me && !g.rivals[me];
+    if (s.seq !== seen || !mine) { seen = s.seq; aim = from = null; }
+    var focus = document.activeElement && document.activeElement.getAttribute('data-cell');
+    var kids = [], top = el('div', 'card' + (mine ? ' qdturn' : ''));
+    var names = g.names.map(function (n, i) { return SHAPES[i] + ' ' + n; });
+    if (over) {
+      top.appendChild(el('p', 'status', 'Game over'));
+      top.appendChild(el('p', 'winners', (g.winners.length > 1 ? 'Shared win: ' : 'Winner: ') +
+        g.winners.map(function (i) { return g.names[i]; }).join(', ')));
+      var ol = el('ol', 'standings');
+      T.fill(ol, g.standings.map(function (st) {
+        return el('li', null, st[0] + '. ' + names[st[1]] + ' \u2013 ' + T.pts(st[2][0]) + ', ' + st[2][1] + ' shells left');
+      }));
+      top.appendChild(ol);
+    } else if (mine) {
+      top.appendChild(el('p', 'status', 'Your turn, ' + g.names[me]));
+      if (buzzed !== s.seq && navigator.vibrate) navigator.vibrate(200);
+      buzzed = s.seq;
+    } else if (g.rivals[me]) {
+      top.appendChild(el('p', 'status', 'A rival gathers for your seat now.'));
+    } else {
+      top.appendChild(el('p', 'status', g.rivals[turn] ? g.names[turn] + ' (rival) is thinking\u2026'
+        : g.names[turn] + '\u2019s turn'));
+    }
+    if (!over) {
+      top.appendChild(el('p', 'small', 'You (' + SHAPE_WORDS[me] + ' ' + SHAPES[me] + '): ' + T.pts(g.points[me]) +
+        ', ' + g.shells[me] + (g.shells[me] === 1 ? ' shell, ' : ' shells, ') + g.shifts_left[me] +
+        (g.shifts_left[me] === 1 ? ' shift left.' : ' shifts left.')));
+    }
+    top.appendChild(strip(g));
+    top.appendChild(el('p', 'err', err));
+    err = '';
+    kids.push(top);
+    var sea = el('div', 'card pr-sea');
+    sea.appendChild(board(s, g, me, mine && !over));
+    sea.appendChild(el('p', 'pr-water', 'the water\u2019s edge'));
+    if (mine && !over) sea.appendChild(actions(s, g, me));
+    kids.push(sea);
+    var card = el('div', 'card');
+    card.appendChild(el('h2', null, 'Points'));
+    var ul = el('ul', 'names');
+    g.names.forEach(function (n, i) {
+      var li = el('li');
+      li.appendChild(el('span', null, (i === turn ? '\u25b6 ' : '') + names[i] + (g.rivals[i] ? ' (rival)' : '') +
+        (i === me ? ' (you)' : '')));
+      li.appendChild(el('span', 'tag', T.pts(g.points[i]) + ', ' + g.shells[i] + (g.shells[i] === 1 ? ' shell' : ' shells')));
+      ul.appendChild(li);
+    });
+    card.appendChild(ul);
+    card.appendChild(el('h2', null, 'What happened'));
+    var happened = el('ol', 'small pr-log');
+    T.fill(happened, g.happened.slice(-5).map(function (t) { return el('li', null, t); }));
+    card.appendChild(happened);
+    kids.push(card);
+    var log = el('ol', 'small pr-log');
+    T.fill(log, g.log.map(function (t) { return el('li', null, t); }));
+    kids.push(details('info', 'Game info', [
+      el('h3', null, 'Every bay'),
+      table(['Bay', 'Pearls'].concat(g.names, ['Leader']), g.bays.map(function (b, k) {
+        return [k + 1, b.pearls].concat(b.count, [leadText(g, b.lead)]);
+      })),
+      el('h3', null, 'Tides'),
+      table(['Tide'].concat(g.names), g.strip.tides.map(function (t, k) {
+        return ['Tide ' + (k + 1) + ' \u00d7' + t.value].concat(g.names.map(function (n, i) {
+          return t.paid ? t.paid.reduce(function (sum, bay) { return sum + bay[i]; }, 0) : '\u2013';
+        }));
+      })),
+      el('h3', null, 'The whole log'),
+      log
+    ]));
+    kids.push(details('how', 'How to play', HOW.map(function (t) { return el('p', 'small', t); })));
+    T.fill(root, kids);
+    var again = focus != null && root.querySelector('[data-cell="' + focus + '"]');
+    if (again) again.focus();
+  }
+
+  T.games.pearl_reach = { title: 'Pearl Reach', render: render };
+})();
