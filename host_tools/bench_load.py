@@ -109,10 +109,12 @@ class Table:
     def step(self):
         box = self.box
         view = box.state()
-        if view["box"] in ("join", "setup"):
+        if view["box"] == "choose":
+            box.choose()  # the game menu: Token Tide again
+        elif view["box"] in ("join", "setup"):
             box.press("C")  # join -> setup -> tide card
         elif view["box"] == "over":
-            if box.press("C") == "join":  # the standings, then "New game?" and yes: same players
+            if box.press("C") == "choose":  # the standings, then "New game?" and yes: same players
                 self.games += 1
                 self.lobby_heaps.append((time.monotonic() - self.started, lobby_heap(box)))
         elif view["game"]["phase"] == "allocate":
@@ -128,10 +130,9 @@ class Table:
             box.press("C")  # stepping through the reveal
 
     def back_to_the_lobby(self, limit=400):
-        """Finish the game under way and answer "New game?": the same players, no game."""
+        """Finish the game under way and answer "New game?": the same players, back at the game menu."""
         for _ in range(limit):
-            if self.box.state()["box"] == "join":
-                self.box.choose()
+            if self.box.state()["box"] == "choose":
                 return
             self.step()
         raise AssertionError("the game did not come back to the lobby")

@@ -23,15 +23,31 @@ PHASES = (CHOOSE, JOIN, SETUP, PLAY, OVER)
 
 
 def _open_object(value, parts):
-    """Appends the JSON of a dict to `parts` without its closing brace, one bytes piece per key: a
-    piece is as large as one value (a few hundred bytes; no 3 KB block needed), and json.dumps
-    writes each in C (walking the value in Python, as an earlier encoder did, took 40 times the heap)."""
-    lead = "{"
-    for key in value:
-        parts.append(("%s%s:%s" % (lead, json.dumps(key), json.dumps(value[key]))).encode())
-        lead = ","
-    if lead == "{":
-        parts.append(b"{")
+    """Appends the JSON of a dict to `parts` without its closing brace (see _pieces)."""
+    _pieces(value, parts)
+    parts[-1] = parts[-1][:-1]
+
+
+def _pieces(value, parts, lead="", depth=2):
+    """Appends the JSON of `value` to `parts` in pieces: a dict or a list of containers (the players,
+    the rounds, the last reveal) is split into its keys and elements, `depth` levels deep, so no
+    piece needs a free block larger than one small value (a long-running heap may have no 1.5 KB in
+    one piece). json.dumps writes each piece in C (walking the whole value in Python, as an earlier
+    encoder did, took 40 times the heap)."""
+    if depth and isinstance(value, dict) and value:
+        head = lead + "{"
+        for key in value:
+            _pieces(value[key], parts, head + json.dumps(key) + ":", depth - 1)
+            head = ","
+        parts.append(b"}")
+    elif depth and isinstance(value, list) and value and isinstance(value[0], (dict, list)):
+        head = lead + "["
+        for element in value:
+            _pieces(element, parts, head, depth - 1)
+            head = ","
+        parts.append(b"]")
+    else:
+        parts.append((lead + json.dumps(value)).encode())
 
 
 class Refused(Exception):
@@ -63,6 +79,10 @@ class Box:
         self.seq = 0  # moves applied in this game: a phone's move may name the one it saw (stale: 409)
         self.undo_text = None  # the game before its last move, for games with UNDO (JSON text)
         self.countdown = timer.Countdown()
+        # What the reader's screen is showing, for the phones to follow (e.g. {"reveal": {"round": 2,
+        # "step": 3}}: how far the box's stepped reveal has gone). A game's screen sets it through
+        # show(); it is part of every phone's view, and is not saved (a screen publishes it again).
+        self.shown = {}
         # Bumped on every change a phone can see. It starts from a random number at every boot, so a
         # phone's "unchanged since N" can never be answered about a different game after a power cut.
         raw = board.urandom(3)
@@ -154,6 +174,7 @@ class Box:
             games.unload(self.game_id)
         self.phase, self.game_id, self.rules, self.seats, self.options, self.seq, self.state = saved
         self.undo_text = None
+        self.shown = {}
         self.version += 1
 
     def restore(self):
@@ -177,6 +198,18 @@ class Box:
 
     def now(self):
         return self.board.ticks_ms()
+
+    def show(self, key, value):
+        """A game's screen tells the phones what the box shows now (see `shown`): the phones' view
+        changes, nothing is saved."""
+        if self.shown.get(key) != value:
+            self.shown[key] = value
+            fresh = self._public_version == self.version
+            self.changed(save=False)
+            if fresh:
+                # `shown` travels apart from the cached shared part (view_chunks), which stays
+                # valid: a reveal step costs the phones' polls no new 3 KB copy of it.
+                self._public_version = self.version
 
     # ------------------------------------------------------------ the game menu
 
@@ -300,6 +333,7 @@ class Box:
         self.phase = PLAY
         self.seq = 0
         self.undo_text = None
+        self.shown = {}
         self.countdown.stop()
         self.changed()
 
@@ -386,6 +420,7 @@ class Box:
         self.phase = CHOOSE
         self.seq = 0
         self.undo_text = None
+        self.shown = {}
         if self.rules:
             self.options = default_options(self.rules)
         self.changed()
@@ -426,7 +461,8 @@ class Box:
             chunks.append(b',"game":null')
         you = "null" if seat is None else json.dumps({"seat": seat, "name": self.seats.names[seat]})
         timer_json = json.dumps(self.countdown.describe(self.now()))
-        chunks.append((',"v":%d,"you":%s,"timer":%s}' % (self.version, you, timer_json)).encode())
+        chunks.append((',"v":%d,"you":%s,"timer":%s,"shown":%s}' % (
+            self.version, you, timer_json, json.dumps(self.shown))).encode())
         return chunks
 
     def ssid(self):
