@@ -136,7 +136,8 @@
       b.appendChild(el('span', 'pr-m', SHAPES[o]));
       b.appendChild(el('span', 'pr-n', g.names[o]));
       label += (o === me ? 'your marker' : g.names[o] + '\u2019s marker') + ' (' + SHAPE_WORDS[o] + ')';
-      if (o === me && shifting && own.some(function (x, t) { return canShift(g, own, me, c, t); })) {
+      if (o === me && shifting && (from == null ? own.some(function (x, t) { return canShift(g, own, me, c, t); })
+        : from === c)) {
         b.className += ' pr-mine';
         label += from === c ? ', picked to shift: tap again to keep it' : ', tap to shift it';
         act = function () { from = from === c ? null : c; aim = null; redraw(); };

@@ -1,0 +1,164 @@
+"""Pearl Reach in headless Chromium against the real firmware: two phones at 320 px and two computer
+rivals who move on the box by themselves play a whole game. The person whose turn it is sees exactly
+the rules' legal placements and shifts glowing, a shell badge on every cell that would cost them one,
+aims with a tap and places with "Place", shifts by tapping a marker then a neighbour; everyone sees whose
+turn it is, a rival thinking, what happened in words; the game info holds every bay and the whole log."""
+
+import json
+import random
+
+import pytest
+from boxrig import BoxProcess
+from browser_firmware import firmware_tracebacks, join, wait_until
+from page_fakebox import screenshot
+from playwright.sync_api import expect
+from test_pearl_reach_box import HEAP, follow, let_rivals_move, saved
+
+from tidebox.games.pearl_reach import rules
+
+pytest_plugins = ("page_fakebox", "browser_firmware")
+
+PEOPLE = ["Ada", "Bo"]
+SHAPES = ["filled square", "hollow square", "cross", "plus"]
+
+
+@pytest.fixture
+def fw_box(sim_tree, tmp_path):
+    """The real firmware with Pearl Reach chosen, on the join screen."""
+    box = BoxProcess(sim_tree, tmp_path / "state", **HEAP).start()
+    assert box.choose("pearl_reach") == "join"
+    yield box
+    box.stop()
+    stale = "Refused: the game moved on before this arrived"  # microdot prints the refusal it answers
+    assert [t for t in firmware_tracebacks(box) if stale not in t] == [], "the firmware logged errors"
+
+
+def cell_button(page, c):
+    return page.locator('#other button[data-cell="%d"]' % c)
+
+
+def cell_label(model, seat, c):
+    """The accessible name the page gives a cell, as the rules see it for `seat` on their turn."""
+    bay, row, owner = rules.bay_of(c) + 1, rules.row_of(c) + 1, model["cells"][c]
+    text = "Bay %d, row %d, " % (bay, row)
+    if owner is not None:
+        text += ("your marker" if owner == seat else model["names"][owner] + "\u2019s marker")
+        return text + " (%s)" % SHAPES[owner]
+    text += "empty"
+    if rules.land_cost(model, seat, c):
+        text += ", costs a shell"
+    return text
+
+
+def stale_move(seq):
+    """A route handler sending a move as if the phone had seen move count `seq`."""
+    def handler(route):
+        route.continue_(post_data=json.dumps(dict(json.loads(route.request.post_data), seq=seq)))
+    return handler
+
+
+def status(page):
+    return page.locator("#other .status").first
+
+
+def test_two_phones_and_two_rivals_play_a_whole_game(sim, open_fw_phone, fw_box):
+    phones = [open_fw_phone(width=320, height=640) for _ in PEOPLE]
+    for page, name in zip(phones, PEOPLE):
+        join(page, name)
+    tokens = [page.evaluate("localStorage.getItem('tidebox.token')") for page in phones]
+    assert sim.press("C") == "setup"
+    for button in ("B", "B", "A", "A", "B", "A"):  # 2 rivals, 1 s a move
+        sim.press(button)
+    sim.press("B", changes=False)  # Ada first (the setup line "First to set out" is cut before the name)
+    assert sim.press("C") == "pr_board"
+    model = rules.from_dict(saved(fw_box)["game"])
+    rng = random.Random(11)
+    seq = 0
+    seen_thinking = shifted_once = refused_once = False
+    while True:
+        view = fw_box.state(tokens[0])
+        seq += follow(model, view["game"]["log"])
+        assert view["seq"] == seq
+        if rules.is_over(model):
+            break
+        seat = rules.current(model)
+        name = model["names"][seat]
+        if model["rivals"][seat]:
+            if not seen_thinking:  # with the reader's menu up the rival waits: the phones say it thinks
+                assert sim.press("A") == "menu"
+                for page in phones:
+                    expect(status(page)).to_have_text(name + " (rival) is thinking\u2026")
+                screenshot(phones[0], "pearl-reach-rival-thinking")
+                assert sim.press("B") == "pr_board"
+                seen_thinking = True
+            let_rivals_move(fw_box, tokens, seq)
+            continue
+        me, other = phones[seat], phones[1 - seat]
+        expect(status(me)).to_have_text("Your turn, " + name)
+        expect(status(other)).to_have_text(name + "\u2019s turn")
+        expect(me.locator("#other .pr-log li").last).to_have_text(model["log"][-1])
+        places = rules.placements(model, seat)
+        sources = {frm for frm, _ in rules.shifts(model, seat)}
+        costly = [c for c in range(rules.CELLS)
+                  if model["cells"][c] is None and rules.land_cost(model, seat, c)]
+        # exactly the legal placements and the markers that may shift glow; badges on the costly cells
+        expect(me.locator("#other button.pr-glow")).to_have_count(len(places) + len(sources))
+        for c, _ in places:
+            expect(cell_button(me, c)).to_have_class("pr-c pr-glow")
+        expect(me.locator("#other .pr-shell")).to_have_count(len(costly))
+        expect(other.locator("#other button.pr-glow")).to_have_count(0)
+        c = rng.randrange(rules.CELLS)
+        expect(cell_button(me, c)).to_have_attribute("aria-label", cell_label(model, seat, c) + (
+            (", you can place here" if (c, rules.land_cost(model, seat, c)) in places else "")
+            if model["cells"][c] is None else (", tap to shift it" if c in sources else "")))
+        moves = rules.legal_moves(model, seat)
+        shifts = [m for m in moves if m["move"] == "shift"]
+        if shifts and (not shifted_once or rng.random() < 0.2):
+            m = rng.choice(shifts)
+            frm, to = m["args"]["from"], m["args"]["to"]
+            cell_button(me, frm).click()
+            targets = {t for f, t in rules.shifts(model, seat) if f == frm}
+            expect(me.locator("#other button.pr-glow")).to_have_count(len(targets) + 1)  # the marker too
+            expect(cell_button(me, frm)).to_have_attribute("aria-pressed", "true")
+            cell_button(me, to).click()
+            if not shifted_once:
+                screenshot(me, "pearl-reach-shift")
+            me.get_by_role("button", name="\u2713 Shift (1 shell)").click()
+            shifted_once = True
+        else:
+            m = rng.choice([m for m in moves if m["move"] == "place"])
+            cell_button(me, m["args"]["cell"]).click()
+            expect(cell_button(me, m["args"]["cell"])).to_have_attribute("aria-pressed", "true")
+            place = me.get_by_role("button", name="\u2713 Place")
+            if not refused_once and model["moves"] >= 2:
+                # the game moved on meanwhile (a stale copy): the box says 409, the page shows it as it is
+                me.route("**/api/move", stale_move(seq - 1))
+                place.click()
+                expect(me.locator("#other .err")).to_have_text("The game moved on: here it is as it is now.")
+                me.unroute("**/api/move")
+                assert fw_box.state(tokens[0])["seq"] == seq
+                refused_once = True
+                continue
+            if model["moves"] == 5:
+                screenshot(me, "pearl-reach-aim")
+            place.click()
+        wait_until(lambda seen=seq: fw_box.state(tokens[0])["seq"] > seen, "the box took the move")
+    assert shifted_once and refused_once and seen_thinking
+    won = rules.winners(model)
+    for page in phones:
+        expect(status(page)).to_have_text("Game over")
+        expect(page.locator("#other .winners")).to_have_text(
+            ("Shared win: " if len(won) > 1 else "Winner: ") + ", ".join(model["names"][i] for i in won))
+        expect(page.locator("#other .standings li")).to_have_count(4)
+        expect(page.locator("#other button.pr-glow")).to_have_count(0)
+    page = phones[1]
+    page.get_by_text("Game info").click()
+    expect(page.locator("#other details table.sheet").first.locator("tbody tr")).to_have_count(rules.BAYS)
+    expect(page.locator("#other details .pr-log li")).to_have_count(len(model["log"]))
+    expect(page.locator("#other details .pr-log li").last).to_have_text(model["log"][-1])
+    screenshot(page, "pearl-reach-over")
+    # usable by touch at 320 px: nothing wider than the screen, cells at least 44 px each way
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    box = page.locator('#other button[data-cell="0"]').bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44
+    wait_until(lambda: fw_box.screen() == "pr_final", "the box shows the final standings")
