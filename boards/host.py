@@ -5,6 +5,13 @@
 # buttons are pressed by code (or the /sim page), the buzzer is recorded, storage is a folder,
 # and at most 5 TCP connections are served at once (a 6th waits), as lwIP allows on a Pico W.
 # Settings come from environment variables so that tests can run several boxes side by side.
+#
+# TIDEBOX_PACE_MS=N runs the box at a Pico W's pace instead of a computer's: each answer built by
+# the web server costs N ms (boards/README.md measures 26-40 ms for a full view at 125 MHz, more
+# with a collection), each connection N/8 ms (an idle poll is ~5 ms) and each frame sent to the
+# panel N/2 ms (1 KB over I2C at 400 kHz is ~23 ms). The time is spent blocking, as the board's
+# one CPU is: the button loop and the other connections wait meanwhile. The simulator's own /sim
+# routes (the tests' probes) are not paced.
 import os
 import sys
 import time
@@ -39,8 +46,11 @@ class Display(framebuf.FrameBuffer):
         self.inverts = 0
         self.level = 255
         self.on = True
+        self.pace_ms = 0  # blocking ms per show() (TIDEBOX_PACE_MS)
 
     def show(self):
+        if self.pace_ms:
+            time.sleep_ms(self.pace_ms)  # the I2C transfer holds the CPU on the board
         self.frame[:] = self.buffer  # copied in place: a new 1 KB block per frame would fragment the heap
         self.frames += 1
 
@@ -201,6 +211,8 @@ class Board:
         self.http_host = _env("TIDEBOX_HOST", "127.0.0.1")
         self.dns_port = int(_env("TIDEBOX_DNS_PORT", "5353"))  # 53 needs root on a computer
         self.uid = _env("TIDEBOX_UID", "e6614103e7452d2f")
+        self.pace_ms = int(_env("TIDEBOX_PACE_MS", "0"))
+        self.display.pace_ms = self.pace_ms // 2
         try:
             os.mkdir(self.storage_dir)
         except OSError:
@@ -231,6 +243,28 @@ class Board:
         import host_sim
 
         host_sim.add_routes(app, box, self)
+        if self.pace_ms:
+            _pace(app, self.pace_ms)
+
+
+def _pace(app, ms):
+    """Every connection costs ms/8 and every answer the web server builds costs ms more, spent
+    blocking as on the board (see TIDEBOX_PACE_MS above); the /sim routes only pay the connection."""
+    serve = app.serve
+    dispatch = app.dispatch_request
+
+    async def paced_serve(reader, writer):
+        time.sleep_ms(ms // 8)
+        await serve(reader, writer)
+
+    async def paced_dispatch(request):
+        response = await dispatch(request)
+        if request is None or not request.path.startswith("/sim"):
+            time.sleep_ms(ms)
+        return response
+
+    app.serve = paced_serve
+    app.dispatch_request = paced_dispatch
 
 
 def make_board():

@@ -20,6 +20,10 @@ import build
 BOX_HEAP = "208K"  # the Pico W's heap size (~205 KB); on this 64-bit port objects are up to twice as big
 SHORT_MS = 80
 LONG_MS = 900  # past the firmware's 700 ms long-press threshold
+# A Pico W's pace (boards/host.py, TIDEBOX_PACE_MS): a full answer ~40 ms, a poll ~5 ms, a frame
+# ~20 ms. The browser tests run their boxes at it; TIDEBOX_PACE_MS in the environment overrides
+# it for every box (0: a computer's pace).
+BOARD_PACE_MS = 40
 
 
 def free_port(kind=socket.SOCK_STREAM):
@@ -68,7 +72,7 @@ class ApiError(Exception):
 
 
 class BoxProcess:
-    def __init__(self, tree, state_dir, port=None, heap=BOX_HEAP, env=None, script="main.py"):
+    def __init__(self, tree, state_dir, port=None, heap=BOX_HEAP, env=None, script="main.py", pace_ms=0):
         self.tree = tree
         self.script = script  # what the interpreter runs (romfs.py's boot script mounts an image first)
         self.state_dir = str(state_dir)
@@ -76,6 +80,8 @@ class BoxProcess:
         self.dns_port = free_port(socket.SOCK_DGRAM)  # each box its own captive DNS port
         self.heap = heap
         self.extra_env = dict(env or {})
+        if pace_ms and "TIDEBOX_PACE_MS" not in os.environ:
+            self.extra_env.setdefault("TIDEBOX_PACE_MS", str(pace_ms))
         self.proc = None
         self.log = None
 

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
-from boxrig import BoxProcess
+from boxrig import BOARD_PACE_MS, BoxProcess
 from phone_flow import (  # noqa: F401 - the phones' steps, shared with the WebKit tests
     ISLANDS, PAGE_CONTENT_JS, as_phone, expect_placed, expect_reveal, expect_round, expected_reveal,
     island_text, join, json_forms, lock, place_by_typing, place_with_buttons, points_text, sheet_rows,
@@ -209,7 +209,7 @@ def page_content(page):
 @pytest.fixture
 def fw_box(sim_tree, tmp_path):
     """The real firmware under MicroPython, fresh for each test, on the join screen."""
-    box = BoxProcess(sim_tree, tmp_path / "state").start()
+    box = BoxProcess(sim_tree, tmp_path / "state", pace_ms=BOARD_PACE_MS).start()
     box.choose()
     yield box
     box.stop()

@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
-from boxrig import BoxProcess
+from boxrig import BOARD_PACE_MS, BoxProcess
 from browser_firmware import firmware_tracebacks, join, token_of  # noqa: F401
 from playwright.sync_api import expect
 
@@ -19,7 +19,7 @@ PAGE_JS = Path(__file__).parent.parent / "firmware" / "tidebox" / "games" / "pap
 @pytest.fixture
 def fw_box(sim_tree, tmp_path):
     """The real firmware with Paper Current chosen, on the join screen (overrides the shared one)."""
-    box = BoxProcess(sim_tree, tmp_path / "state").start()
+    box = BoxProcess(sim_tree, tmp_path / "state", pace_ms=BOARD_PACE_MS).start()
     assert box.choose("paper_current") == "join"
     yield box
     box.stop()

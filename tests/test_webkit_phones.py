@@ -14,6 +14,7 @@ import csv
 import io
 import re
 
+from boxrig import BOARD_PACE_MS
 from phone_flow import (
     ISLANDS, expect_locked, expect_placed, expect_reveal, expect_round, expected_reveal, join, lock,
     place_by_typing, place_with_buttons, reader_ends_reveal, reader_opens_the_table, reader_reveals,
@@ -102,7 +103,7 @@ def check_secrecy(phones, allocations, text_too):
 
 
 def test_the_phone_flow_in_webkit(new_box, open_webkit_phone):
-    box = new_box()
+    box = new_box(pace_ms=BOARD_PACE_MS)
     reader_opens_the_table(box)
     url = "http://127.0.0.1:%d/" % box.port
     phones = [open_webkit_phone(url) for _ in NAMES]

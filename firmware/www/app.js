@@ -80,11 +80,15 @@
     send(job[0], job[1], job[2]).then(function (r) {
       busy = false;
       job[3](r);
-      pump();
+      // The next request goes out after this answer's handlers have run (a join's token is then
+      // stored before the poll queued behind it is sent).
+      setTimeout(pump, 0);
     });
   }
-  // Resolves {status, data}; status 0 means the box could not be reached.
+  // Resolves {status, data, token}; status 0 means the box could not be reached; token is the
+  // seat token the request was sent with.
   function send(method, path, body) {
+    var sent = token;
     var ctl = typeof AbortController === 'function' ? new AbortController() : null;
     var timer = setTimeout(function () { if (ctl) ctl.abort(); }, TIMEOUT_MS);
     var headers = {};
@@ -105,6 +109,7 @@
       return { status: 0, data: {} };
     }).then(function (r) {
       clearTimeout(timer);
+      r.token = sent;
       return r;
     });
   }
@@ -122,7 +127,10 @@
       var d = r.data;
       var next = POLL_MS;
       polling = false;
-      if (r.status === 200 && typeof d.v === 'number') {
+      if (r.status === 200 && typeof d.v === 'number' && r.token !== token) {
+        ver = null; // asked as another seat (the token changed meanwhile): ask again as this one
+        next = 0;
+      } else if (r.status === 200 && typeof d.v === 'number') {
         fails = 0;
         show('net', false);
         if ('box' in d) {
