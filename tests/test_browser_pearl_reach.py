@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from boxrig import BoxProcess
+from boxrig import BOARD_PACE_MS, BoxProcess
 from browser_firmware import firmware_tracebacks, join, wait_until
 from page_fakebox import screenshot
 from playwright.sync_api import expect
@@ -25,7 +25,7 @@ SHAPES = ["filled square", "hollow square", "cross", "plus"]
 @pytest.fixture
 def fw_box(sim_tree, tmp_path):
     """The real firmware with Pearl Reach chosen, on the join screen."""
-    box = BoxProcess(sim_tree, tmp_path / "state", **HEAP).start()
+    box = BoxProcess(sim_tree, tmp_path / "state", pace_ms=BOARD_PACE_MS, **HEAP).start()
     assert box.choose("pearl_reach") == "join"
     yield box
     box.stop()
