@@ -203,8 +203,6 @@ def test_the_rivals_wait_while_paused_or_a_menu_is_up_and_the_reader_ends_the_ga
     assert [s["name"] for s in view["seats"]] == PEOPLE
 
 
-@pytest.mark.xfail(strict=True, reason="the box asks for rules.MIN_PLAYERS people (2: Pearl Reach counts"
-                   " gatherers, rivals included) before setup")
 def test_one_person_alone_plays_against_the_rivals(sim_tree, tmp_path):
     """The box joins 1 to 4 people; one person plays against rivals."""
     box = BoxProcess(sim_tree, tmp_path / "state").start()
@@ -218,8 +216,6 @@ def test_one_person_alone_plays_against_the_rivals(sim_tree, tmp_path):
         box.stop()
 
 
-@pytest.mark.xfail(strict=True, reason="the box sets a saved game aside when its gatherers outnumber the"
-                   " seats (Box._read_saved), and rivals have no seat")
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_power_cut_mid_game_loses_no_acknowledged_move(table, seed):
     box, tokens = table

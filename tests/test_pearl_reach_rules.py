@@ -44,7 +44,7 @@ def refused(state, seat, name, args, status=400):
 def test_names_and_constants():
     assert R.GAME_ID == "pearl_reach" and pr.GAME_ID == "pearl_reach"
     assert len(R.SHORT) <= 14 and R.TITLE == "Pearl Reach"
-    assert (R.MIN_PLAYERS, R.MAX_PLAYERS, R.MAX_NAME) == (2, 4, 12)
+    assert (R.MIN_PLAYERS, R.MIN_GATHERERS, R.MAX_PLAYERS, R.MAX_NAME) == (1, 2, 4, 12)
     assert R.MOVES == ("shift", "place")
     assert not hasattr(pr, "choose")  # the package re-exports the rules only
     for key, label, choices in R.OPTIONS:

@@ -141,7 +141,8 @@ class Box:
             raise ValueError("saved phase is damaged")
         if phase in (PLAY, OVER) and state is None:
             raise ValueError("saved phase is damaged")
-        if state is not None and len(state["names"]) != len(seats.names):
+        # The game's players are the seats, in seat order; computer players (rivals) may follow them.
+        if state is not None and state["names"][:len(seats.names)] != seats.names:
             raise ValueError("saved seats do not match the game")
         options = default_options(rules) if rules else {}
         saved = data.get("options")

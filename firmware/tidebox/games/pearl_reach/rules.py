@@ -17,7 +17,8 @@ from tidebox.games.base import shuffled
 GAME_ID = "pearl_reach"
 TITLE = "Pearl Reach"
 SHORT = "Pearl Reach"
-MIN_PLAYERS = 2  # gatherers at the table, people and rivals together
+MIN_PLAYERS = 1  # people at the table (the box counts these): rivals fill the other seats
+MIN_GATHERERS = 2  # people and rivals together
 MAX_PLAYERS = 4
 MAX_PEOPLE = 4
 MAX_NAME = 12
@@ -251,7 +252,7 @@ def new_game(names, options, below):
     strength = _option(options, "strength")
     speed = _option(options, "speed")
     total = len(clean) + rivals
-    if total < MIN_PLAYERS:
+    if total < MIN_GATHERERS:
         raise GameError("Pearl Reach needs at least 2 gatherers: add a rival")
     if total > MAX_PLAYERS:
         raise GameError("Pearl Reach has room for 4 gatherers: fewer rivals")
@@ -609,7 +610,7 @@ def from_dict(data):
         if k not in data:
             raise GameError("saved game is missing " + k)
     names = data["names"]
-    if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+    if not isinstance(names, list) or not MIN_GATHERERS <= len(names) <= MAX_PLAYERS:
         raise GameError("saved game has a wrong number of gatherers")
     n = len(names)
     for name in names:
