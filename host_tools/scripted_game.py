@@ -4,12 +4,13 @@ polling once a second each: join, every round, the reveal, the final standings.
 Used by the memory proof (tests/test_memory.py) and by `make bench` (smallest heap, peak use).
 """
 
+import http.client
 import json
 import random
 import threading
 import time
 
-from boxrig import Background
+from boxrig import Background, wait_until
 
 NAMES = ["Ada", "Bo", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 # What a phone's Chrome sends with the page's fetch() (about 700 bytes with the request line): the
@@ -41,6 +42,7 @@ class Pollers(Background):
         self.period = period
         self.errors = []
         self.requests = 0
+        self.seen = {}  # token -> the last version its phone was told
         self.threads += [threading.Thread(target=self.run, args=(t,), daemon=True) for t in tokens]
 
     def run(self, token):
@@ -53,8 +55,8 @@ class Pollers(Background):
                 if status != 200:
                     self.errors.append(status)
                 else:
-                    version = json.loads(payload)["v"]
-            except ValueError as exc:  # a cut-off answer
+                    version = self.seen[token] = json.loads(payload)["v"]
+            except (ValueError, http.client.HTTPException) as exc:  # an answer cut short
                 self.errors.append(repr(exc))
             except OSError as exc:
                 if not self.box.alive():
@@ -69,6 +71,7 @@ def play_full_game(box, seed=8, rounds_check=None, poll=True):
     box.choose()
     tokens = [box.join(name)["token"] for name in NAMES]
     stats = {"requests": 0, "errors": []}
+    told = 0  # phones told the final standings
     pollers = Pollers(box, tokens) if poll else None
     if pollers:
         pollers.__enter__()
@@ -87,9 +90,14 @@ def play_full_game(box, seed=8, rounds_check=None, poll=True):
                 box.press("C")
             if rounds_check:
                 rounds_check(box, tokens)
+        if pollers:  # every phone goes on polling until it has been told the game is over
+            final = box.state(tokens[0])["v"]
+            wait_until(lambda: all(pollers.seen.get(t) == final for t in tokens),
+                       "every phone was told the final standings", timeout=15)
+            told = len(tokens)
         time.sleep(0.2)
     finally:
         if pollers:
             pollers.__exit__()
-            stats = {"requests": pollers.requests, "errors": pollers.errors}
+            stats = {"requests": pollers.requests, "errors": pollers.errors, "told_the_end": told}
     return box.state(tokens[0]), stats
