@@ -111,6 +111,7 @@ def _status(board, box, request):
         "presses": box.reader.presses if box.reader else 0,
         "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
         "feeds": board.watchdog.feeds, "inverted": board.display.inverted,
+        "buttons_down": len(board.buttons.held) + len(board.buttons.queued),  # presses not yet over
     }), 200, {"Content-Type": "application/json"}
 
 

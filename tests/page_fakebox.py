@@ -43,6 +43,9 @@ CHROMIUM_ARGS = [
     "--disable-sync", "--disable-quic", "--no-first-run",
 ]
 DECKS = (tt.DECK_SHUFFLED, tt.DECK_NUMBERED, tt.DECK_SHORT)
+# The box's reveal steps (games/token_tide/screens.py REVEAL_STEPS): the winning amounts, Beacon,
+# Grove, Mooring, the round's points, the standings.
+LAST_STEP = 5
 
 
 class Refused(Exception):
@@ -65,6 +68,7 @@ class FakeBox:
         self.codes = {}
         self.state = None
         self.version = 1
+        self.shown = {}  # what the reader's screen shows (the box's reveal step), as Box.shown
         self.deadline = None
         self.total_ms = 0
         self.rng = random.Random(seed)
@@ -148,6 +152,7 @@ class FakeBox:
             "you": None if seat is None else {"seat": seat, "name": self.names[seat]},
             "seats": [{"name": n, "present": p} for n, p in zip(self.names, self.present)],
             "timer": self.timer(),
+            "shown": self.shown,
             "game": tt.view_for(self.state, seat) if self.state else None,
         }
 
@@ -173,6 +178,10 @@ class FakeBox:
             except tt.GameError as e:
                 raise Refused(409, str(e)) from None
             self.deadline = None
+            step = body.get("step", LAST_STEP)
+            self.shown = {"reveal": {"round": self.state["last"]["round"], "step": step}}
+        elif action == "step":  # the reader steps the box's reveal on
+            self.shown["reveal"]["step"] = body["step"]
         elif action == "next":
             try:
                 tt.next_round(self.state)
@@ -377,8 +386,13 @@ class BoxControl:
     def start(self, deck=tt.DECK_NUMBERED, practice=False, reader=0):
         return self.press("start", deck=deck, practice=practice, reader=reader)
 
-    def reveal(self):
-        return self.press("reveal")
+    def reveal(self, step=None):
+        """The reader reveals and the box's reveal reaches `step` (default: the last, the standings,
+        as after stepping through or a long press on C)."""
+        return self.press("reveal", step=LAST_STEP if step is None else step)
+
+    def step(self, step):
+        return self.press("step", step=step)
 
     def next_round(self):
         return self.press("next")

@@ -275,6 +275,12 @@ def points_text(n):
     return "%d point%s" % (n, "" if n == 1 else "s")
 
 
+def counters_text(n):
+    """How the page writes a number of counters: "1 counter", "4 counters" (never beside a bare
+    number of points)."""
+    return "%d counter%s" % (n, "" if n == 1 else "s")
+
+
 def expected_reveal(names, card, allocations, totals_before):
     """What the reveal shows, from the rules module: (best line, rows, new totals)."""
     details = tt.score_details(card[2], allocations)
@@ -284,15 +290,15 @@ def expected_reveal(names, card, allocations, totals_before):
             "Mooring%dtarget" % card[2]]
     rows = []
     for seat, (name, allocation, scores) in enumerate(zip(names, allocations, details["scores"])):
-        islands = ["%s%d \u2192 %d pts%s" % (island, allocation[k], scores[k],
-                                              tt.award_reason(k, scores[k]) or "no award")
+        islands = ["%s%s \u2192 %s%s" % (island, counters_text(allocation[k]), points_text(scores[k]),
+                                           tt.award_reason(k, scores[k]) or "no award")
                    for k, island in enumerate(ISLANDS)]
         rows.append({"seat": seat, "name": name, "points": sum(scores), "total": totals[seat],
                      "islands": islands})
     return best, rows, totals
 
 
-def expect_reveal(page, me, round_index, card, best, rows):
+def expect_reveal(page, me, round_index, card, best, rows, rounds=None):
     """The page shows the round's reveal: the winning quantities and every player's line."""
     phone = as_phone(page)
     phone.expect_text("#revealHead", "Round %d: %s, target %d" % (round_index + 1, card[1], card[2]))
@@ -305,8 +311,34 @@ def expect_reveal(page, me, round_index, card, best, rows):
         phone.expect_text(line + " .rh", "%s%s+%s, total %d" % (row["name"], you, points_text(row["points"]),
                                                               row["total"]))
         phone.expect_text(line + " tr", row["islands"])
-    status = "You scored %d, total %d. The reader turns the next card on the box."
-    phone.expect_text("#status", status % (rows[me]["points"], rows[me]["total"]))
+    # what comes next: the next card, or after the last round the final standings (`rounds`: the
+    # game's number of rounds; without it either is accepted)
+    scored = "You scored %d, total %d. " % (rows[me]["points"], rows[me]["total"])
+    following = {False: "The reader turns the next card on the box.",
+                 True: "That was the last round: the reader shows the final standings on the box next."}
+    if rounds is None:
+        phone.expect_text("#status", re.compile("^%s(%s|%s)$" % tuple(
+            re.escape(t) for t in (scored, following[False], following[True]))))
+    else:
+        phone.expect_text("#status", scored + following[round_index == rounds - 1])
+
+
+def expect_reveal_step(page, step, best, rows):
+    """While the box's reveal is at `step` (0 the winning amounts, 1 Beacon, 2 Grove, 3 Mooring), the
+    page shows that much and no more: no island the box has not reached, no points, no standings."""
+    phone = as_phone(page)
+    phone.expect_text("#best li", best)
+    what = ("the winning amounts", "who scores on Beacon", "who scores on Grove", "who scores on Mooring")
+    phone.expect_text("#status", "The box reveals the round step by step: now %s." % what[step])
+    phone.expect_hidden("#revealStand")
+    if step == 0:
+        phone.expect_hidden("#revealRows")
+        return
+    phone.expect_visible("#revealRows")
+    for row in rows:
+        line = "#revealRows > li:nth-child(%d)" % (row["seat"] + 1)
+        phone.expect_text(line + " tr", row["islands"][:step])
+        phone.expect_count(line + " .pts", 0)
 
 
 def standings_lines(names, totals, winners, me):
@@ -399,8 +431,10 @@ def reader_turns_card(press):
 
 
 def reader_reveals(press):
-    """Everybody is ready -> the reveal (the phones show it at once)."""
+    """Everybody is ready -> the reveal, then a long press on C: the box goes to its last step (the
+    standings) and the phones show the whole breakdown at once."""
     assert press("C") == "reveal"
+    assert press("C", long=True) == "reveal"
 
 
 def reader_ends_reveal(press):

@@ -5,7 +5,7 @@ import json
 import random
 
 import pytest
-from boxrig import ApiError, BoxProcess
+from boxrig import ApiError, BoxProcess, wait_until
 
 from tidebox.games import token_tide as tt
 
@@ -123,3 +123,41 @@ def test_no_response_carries_another_allocation_before_the_reveal(box):
             assert json.dumps(secret) not in body.replace(" ", "").replace(",", ", ") and (
                 "%d, %d, %d" % tuple(secret) not in body
             )
+
+
+def test_the_box_publishes_its_reveal_step_for_the_phones(box):
+    """box.shown["reveal"] says how far the reader has stepped the reveal: C steps it on, A goes back
+    on the box only (the phones keep what was shown), a long press on C goes to the standings."""
+    box.choose()
+    a = box.join("Ada")["token"]
+    b = box.join("Bo")["token"]
+    box.press("C")
+    box.press("C")  # setup -> card
+    assert box.state(a)["shown"] == {}
+    # phones may lock in on the tide card, before the reader starts the countdown (README)
+    assert box.screen() == "card"
+    box.allocate(a, [4, 1, 2])
+    assert box.state(a)["game"]["locked"] is True and box.state(a)["timer"]["on"] is False
+    assert box.press("C") == "allocate"
+    box.allocate(b, [3, 1, 3])
+    assert box.press("C") == "reveal"
+    assert box.state(a)["shown"] == {"reveal": {"round": 0, "step": 0}}
+    assert box.press("C") == "reveal"
+    assert box.press("C") == "reveal"
+    assert box.state(b)["shown"] == {"reveal": {"round": 0, "step": 2}}
+    assert box.press("A") == "reveal"  # back on the box; what the phones saw stays shown
+    assert box.state(b)["shown"] == {"reveal": {"round": 0, "step": 2}}
+    assert box.press("C", long=True) == "reveal"  # everything at once
+    assert box.state(a)["shown"] == {"reveal": {"round": 0, "step": 5}}
+    # the long press counts while C is still held: the next C must wait until it is let go (A, a
+    # short press of another button, takes longer than the box needs to see C released)
+    wait_until(lambda: box.status()["buttons_down"] == 0, "C is still held")
+    assert box.press("A") == "reveal"  # back to the round's points on the box
+    assert box.state(a)["shown"] == {"reveal": {"round": 0, "step": 5}}
+    assert box.press("C") == "reveal"
+    assert box.press("C") == "card"  # the standings were the last step
+    assert box.press("C") == "allocate"
+    box.allocate(a, [7, 0, 0])
+    box.allocate(b, [0, 0, 7])
+    assert box.press("C") == "reveal"
+    assert box.state(a)["shown"] == {"reveal": {"round": 1, "step": 0}}

@@ -16,6 +16,7 @@ from browser_firmware import (
     token_of, zbar_texts,
 )
 from page_fakebox import SCREENS, screenshot
+from phone_flow import expect_reveal_step
 from playwright.sync_api import expect
 
 from tidebox.games import token_tide as tt
@@ -131,8 +132,17 @@ def test_three_phones_play_the_short_crossing_to_the_winners(sim, open_fw_phone,
 
         assert sim.press("C") == "reveal"
         best, rows, totals = expected_reveal(names, card, allocations, totals)
+        if r == 0:
+            # the phones follow the box's stepped reveal: the winning amounts, then each island
+            for step in range(4):
+                if step:
+                    assert sim.press("C") == "reveal"
+                for page in phones:
+                    expect_reveal_step(page, step, best, rows)
+        # a long press on C: the box's last step (the standings) and the whole breakdown on the phones
+        assert sim.press("C", long=True) == "reveal"
         for me, page in enumerate(phones):
-            expect_reveal(page, me, r, card, best, rows)
+            expect_reveal(page, me, r, card, best, rows, rounds=4)
         expect(ada.locator("#alloc")).to_be_hidden()
         expect(ada.locator("#locked")).to_be_hidden()
         if r == 0:
@@ -216,9 +226,10 @@ def test_eight_phones_join_and_see_every_allocation_at_the_reveal(sim, open_fw_p
     for page in phones:
         expect(page.locator("#readyHead")).to_have_text("Who is ready: 8 of 8")
     assert sim.press("C") == "reveal"
+    assert sim.press("C", long=True) == "reveal"  # everything at once
     best, rows, _ = expected_reveal(names, card, allocations, [0] * 8)
     for me, page in enumerate(phones):
-        expect_reveal(page, me, 0, card, best, rows)
+        expect_reveal(page, me, 0, card, best, rows, rounds=6)
     status = fw_box.status()
     assert status["tcp_peak"] <= 5  # lwIP's limit on a Pico W, kept by the host board's gate
 
@@ -268,12 +279,13 @@ def test_reload_mid_round_keeps_the_seat_and_the_locked_allocation(sim, open_fw_
     lock(bo, [2, 2, 3])
 
     assert sim.press("C") == "reveal"
+    assert sim.press("C", long=True) == "reveal"  # everything at once
     best, rows, _ = expected_reveal(["Ada", "Bo"], card, [[4, 1, 2], [2, 2, 3]], [0, 0])
-    expect_reveal(ada, 0, 0, card, best, rows)
-    expect_reveal(bo, 1, 0, card, best, rows)
+    expect_reveal(ada, 0, 0, card, best, rows, rounds=6)
+    expect_reveal(bo, 1, 0, card, best, rows, rounds=6)
     # after the reveal a reload shows it again, from the box
     ada.reload()
-    expect_reveal(ada, 0, 0, card, best, rows)
+    expect_reveal(ada, 0, 0, card, best, rows, rounds=6)
 
 
 SECRET = {"Ada": [[1, 2, 4], [3, 3, 1]], "Bo": [[6, 0, 1], [7, 0, 0]], "Cy": [[0, 5, 2], [2, 4, 1]]}
@@ -336,6 +348,7 @@ def test_no_phone_sees_another_allocation_before_the_reveal(sim, open_fw_phone, 
         marks = [page.traffic.mark() for page in phones]
 
         assert sim.press("C") == "reveal"
+        assert sim.press("C", long=True) == "reveal"  # everything at once
         best, rows, _ = expected_reveal(names, card, allocations, totals)
         totals = [row["total"] for row in rows]
         for me, page in enumerate(phones):

@@ -241,15 +241,15 @@ def test_reveal_reasons_record_sheet_and_csv(box, phone):
     expect(rows.nth(0).locator(".rh")).to_have_text(
         re.compile(r"Ada \(you\)\s*\+8 points, total %d" % totals[0]))
     expect(rows.nth(0).locator("tr")).to_have_text([
-        re.compile(r"Beacon\s*4 \u2192 6 pts\s*sole largest"),
-        re.compile(r"Grove\s*1 \u2192 1 pts\s*tied smallest positive"),
-        re.compile(r"Mooring\s*2 \u2192 1 pts\s*one off"),
+        re.compile(r"Beacon\s*4 counters \u2192 6 points\s*sole largest"),
+        re.compile(r"Grove\s*1 counter \u2192 1 point\s*tied smallest positive"),
+        re.compile(r"Mooring\s*2 counters \u2192 1 point\s*one off"),
     ])
     expect(rows.nth(1).locator(".rh")).to_have_text(re.compile(r"Bo\s*\+4 points, total %d" % totals[1]))
     expect(rows.nth(1).locator("tr")).to_have_text([
-        re.compile(r"Beacon\s*3 \u2192 0 pts\s*no award"),
-        re.compile(r"Grove\s*1 \u2192 1 pts\s*tied smallest positive"),
-        re.compile(r"Mooring\s*3 \u2192 3 pts\s*exact target"),
+        re.compile(r"Beacon\s*3 counters \u2192 0 points\s*no award"),
+        re.compile(r"Grove\s*1 counter \u2192 1 point\s*tied smallest positive"),
+        re.compile(r"Mooring\s*3 counters \u2192 3 points\s*exact target"),
     ])
     expect(rows.nth(2).locator(".rh")).to_have_text(re.compile(r"Cy\s*\+3 points, total %d" % totals[2]))
     expect(phone.locator("#status")).to_have_text(
@@ -320,3 +320,80 @@ def test_practice_round_then_a_shared_victory(box, phone):
     expect(phone.get_by_role("button", name="Print")).to_be_enabled()
     expect(phone.locator("#alloc")).to_be_hidden()
     screenshot(phone, "06_over")
+
+
+def test_the_reveal_follows_the_box_step_by_step(box, phone):
+    """The phones show only what the box has shown: the winning amounts, then each island's awards,
+    then the round's points, then the standings; the whole breakdown after the box's last step."""
+    join(phone, "Ada")
+    bo = box.join("Bo")
+    cy = box.join("Cy")
+    box.start(deck=tt.DECK_SHORT)
+    until(phone, phone.locator("#tide"))
+    expect(phone.locator("#h2")).to_have_text("the target, 2 counters: 3 points; 1 or 3 counters: 1 point")
+    expect(phone.locator("#h0")).to_have_text("most counters: 6 points (tied: 2 points each)")
+    ready(phone, (4, 1, 2))
+    bo.allocate([3, 1, 3])
+    cy.allocate([0, 5, 2])
+    box.reveal(step=0)
+    until(phone, phone.locator("#best"))
+    rows = phone.locator("#revealRows > li")
+    status = phone.locator("#status")
+    expect(phone.locator("#best li")).to_have_text(
+        ["Beacon4largest", "Grove1smallest above 0", "Mooring2target"])
+    expect(status).to_have_text("The box reveals the round step by step: now the winning amounts.")
+    expect(phone.locator("#revealRows")).to_be_hidden()
+    expect(phone.locator("#revealStand")).to_be_hidden()
+    # nothing of the round's scores anywhere on the page yet, the record sheet included
+    assert sheet_rows(phone)[0] == ["1", "", "", "", "", ""]
+    assert "point" not in phone.locator("#reveal").inner_text()
+
+    islands = (("Beacon", ["4 counters \u2192 6 points", "3 counters \u2192 0 points",
+                           "0 counters \u2192 0 points"]),
+               ("Grove", ["1 counter \u2192 1 point", "1 counter \u2192 1 point",
+                          "5 counters \u2192 0 points"]),
+               ("Mooring", ["2 counters \u2192 3 points", "3 counters \u2192 1 point",
+                            "2 counters \u2192 3 points"]))
+    for step in (1, 2, 3):
+        box.step(step)
+        until(phone, phone.locator("#revealRows"))
+        expect(rows.first.locator("tr")).to_have_count(step)
+        expect(status).to_have_text("The box reveals the round step by step: now who scores on %s."
+                                    % islands[step - 1][0])
+        for seat in range(3):
+            expect(rows.nth(seat).locator("tr").last).to_contain_text(islands[step - 1][1][seat])
+        expect(rows.first.locator(".pts")).to_have_count(0)  # no points before the box shows them
+        assert sheet_rows(phone)[0] == ["1", "", "", "", "", ""]
+    box.step(4)
+    nudge(phone)
+    expect(status).to_have_text("You scored 10. The standings come next on the box.")
+    expect(rows.nth(0).locator(".rh")).to_have_text(re.compile(r"Ada \(you\)\s*\+10 points$"))
+    expect(phone.locator("#revealStand")).to_be_hidden()
+    assert sheet_rows(phone)[0] == ["1", "4", "1", "2", "10", "10"]
+    box.step(5)
+    until(phone, phone.locator("#revealStand"))
+    expect(phone.locator("#revealStandings li")).to_have_text(
+        ["1. Ada (you): 10 points", "2. Cy: 3 points", "3. Bo: 2 points"])
+    expect(rows.nth(0).locator(".rh")).to_have_text(re.compile(r"Ada \(you\)\s*\+10 points, total 10"))
+    expect(status).to_have_text("You scored 10, total 10. The reader turns the next card on the box.")
+    screenshot(phone, "05b_reveal_standings")
+
+
+def test_after_the_last_round_the_phones_say_the_final_standings_come_next(box, phone):
+    join(phone, "Ada")
+    bo = box.join("Bo")
+    box.start(deck=tt.DECK_SHORT)
+    until(phone, phone.locator("#tide"))
+    token = token_of(phone)
+    for r in range(4):
+        assert call(box.url, "/api/move",
+                    {"move": "allocate", "args": {"allocation": [3, 2, 2]}}, token)[0] == 200
+        bo.allocate([1, 3, 3])
+        box.reveal()
+        if r < 3:
+            box.next_round()
+    nudge(phone)
+    expect(phone.locator("#status")).to_have_text(re.compile(
+        r"^You scored \d+, total \d+\. "
+        r"That was the last round: the reader shows the final standings on the box next\.$"))
+    expect(phone.locator("#status")).not_to_contain_text("next card")

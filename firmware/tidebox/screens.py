@@ -151,7 +151,16 @@ def join_views(reader):
     return views + ["wifi_text", "players"]
 
 
+def _key_hint(fb, key, word, x, y):
+    """One button hint, [X]word, at (x, y)."""
+    fb.fill_rect(x, y, 8, 8, 1)
+    fb.text(key, x, y, 0)
+    fb.text(word, x + 8, y, 1)
+
+
 class Join(Screen):
+    """Every page names what A (the players menu), B (the next page) and C (setup) do."""
+
     name = "join"
 
     def draw(self, fb, now):
@@ -163,14 +172,12 @@ class Join(Screen):
             self.reader.qr_drawer(fb, view)  # a QR code on the left 64x64
             x = 68
             fb.text("Wi-Fi" if view == "wifi_qr" else "Page", x, 0)
-            fb.text("scan" if view == "wifi_qr" else "then", x, 10)
-            fb.text("to join" if view == "wifi_qr" else "scan", x, 20)
-            count = str(len(names))
-            draw.big(fb, count, x, 32, 2)
-            fb.text("in", x + 16 * len(count) + 4, 40)
-            fb.fill_rect(x, draw.HINT_Y, 8, 8, 1)  # only B is hinted here: the QR takes the left half
-            fb.text("B", x, draw.HINT_Y, 0)
-            fb.text("more", x + 8, draw.HINT_Y, 1)
+            fb.text("scan" if view == "wifi_qr" else "then", x, 8)
+            fb.text("to join" if view == "wifi_qr" else "scan", x, 16)
+            fb.text("%d in" % len(names), x, 25)
+            # the QR takes the left half: what A, B and C do, one per line in the right half
+            for y, key, word in ((36, "A", "menu"), (46, "B", "more"), (56, "C", "setup")):
+                _key_hint(fb, key, word, x, y)
             if self.message:
                 draw.hints_or_message(fb, self.message)
             return
@@ -183,7 +190,14 @@ class Join(Screen):
             for i in range(0, len(names), 2):
                 lines.append(" ".join(draw.fit(n, 7) for n in names[i : i + 2]))
             draw.rows(fb, lines[:5] or ["nobody yet"])
-        draw.hints_or_message(fb, self.message, "menu", "more", "next")
+        if self.message:
+            draw.hints_or_message(fb, self.message)
+        else:
+            # C says "setup" (five letters: the three hints fill the line edge to edge)
+            fb.fill_rect(0, draw.HINT_Y - 1, draw.W, 9, 0)
+            fb.hline(0, draw.HINT_Y - 1, draw.W, 1)
+            for x, key, word in ((0, "A", "menu"), (40, "B", "more"), (80, "C", "setup")):
+                _key_hint(fb, key, word, x, draw.HINT_Y)
 
     def press(self, button, kind):
         r = self.reader

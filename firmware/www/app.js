@@ -4,6 +4,7 @@
 (function () {
   'use strict';
   function pts(n) { return n + (n === 1 ? ' point' : ' points'); }
+  function counters(n) { return n + (n === 1 ? ' counter' : ' counters'); }
 
   var ISLANDS = ['Beacon', 'Grove', 'Mooring'];
   var COUNTERS = 7;
@@ -16,6 +17,11 @@
   var POLL_MS = 1000; // about once a second while the page is visible
   var HIDDEN_MS = 5000; // a phone in a pocket asks less often
   var TIMEOUT_MS = 6000; // a request the box never answers counts as an error
+  // The box's stepped reveal: the winning amounts, Beacon, Grove, Mooring, the round's points, the
+  // standings. The phones show as far as the box has gone (its view's shown.reveal), never further.
+  var LAST_STEP = 5;
+  var STEP_WHAT = ['the winning amounts', 'who scores on Beacon', 'who scores on Grove',
+    'who scores on Mooring', 'the round\u2019s points'];
 
   function $(id) { return document.getElementById(id); }
   // The other games' parts of the page register here (see the end of this file and games/*/page.js).
@@ -219,7 +225,7 @@
     if (view === 'join') renderJoin(s);
     else if (view === 'lobby') renderLobby(s);
     else if (part) part.render(s, $('other'));
-    else renderGame(g);
+    else renderGame(g, revealStep(s));
     tick();
   }
 
@@ -261,7 +267,15 @@
   var sending = false;
   var shownPhase = '';
 
-  function renderGame(g) {
+  // How far the box's reveal of the latest round has gone (everything once the round is over).
+  function revealStep(s) {
+    var g = s.game;
+    if (!g || g.phase !== 'revealed' || !g.last) return LAST_STEP;
+    var r = s.shown && s.shown.reveal;
+    return r && r.round === g.last.round && typeof r.step === 'number' ? Math.min(r.step, LAST_STEP) : 0;
+  }
+
+  function renderGame(g, step) {
     var me = typeof g.you === 'number' ? g.you : -1;
     var players = g.players;
     var phase = g.phase;
@@ -277,7 +291,8 @@
       setText('cardName', g.card[1]);
       var t = g.card[2];
       setText('target', t);
-      setText('h2', 'target ' + t + ': exact wins 3, ' + (t - 1) + ' or ' + (t + 1) + ' wins 1');
+      // counters and points never in one number: "the target, 3 counters: 3 points; ..."
+      setText('h2', 'the target, ' + counters(t) + ': 3 points; ' + (t - 1) + ' or ' + (t + 1) + ' counters: 1 point');
     }
     setText('readerLine', over || !reader ? '' : 'Reader: ' + reader.name + (g.reader === me ? ' (you)' : ''));
 
@@ -290,8 +305,18 @@
       status = 'Game over. ' + (won ? (g.winners.length > 1 ? 'You share the victory!' : 'You win!') : '');
     } else if (phase === 'revealed') {
       var mine = g.last && g.last.rows[me];
-      status = (mine ? 'You scored ' + mine.points + (g.last.round < 0 ? ' (practice).' : ', total ' + players[me].total + '.')
-        : 'Revealed.') + ' The reader turns the next card on the box.';
+      var practice = g.last.round < 0;
+      if (step < 4) {
+        status = 'The box reveals the round step by step: now ' + STEP_WHAT[step] + '.';
+      } else if (step < LAST_STEP) {
+        status = (mine ? 'You scored ' + mine.points + (practice ? ' (practice).' : '.') : 'The round\u2019s points.') +
+          ' The standings come next on the box.';
+      } else {
+        status = (mine ? 'You scored ' + mine.points + (practice ? ' (practice).' : ', total ' + players[me].total + '.')
+          : 'Revealed.') + (g.last.round === g.rounds - 1
+          ? ' That was the last round: the reader shows the final standings on the box next.'
+          : ' The reader turns the next card on the box.');
+      }
     } else if (me < 0) {
       status = 'You are watching this game.';
     } else if (!seated) {
@@ -343,8 +368,8 @@
     }
 
     renderFinal(g, me, over);
-    renderReveal(g, me, phase);
-    renderSheet(g, me);
+    renderReveal(g, me, phase, step);
+    renderSheet(g, me, step);
   }
 
   function renderAlloc() {
@@ -449,16 +474,22 @@
     setText('winners', names.length > 1
       ? 'Winners, sharing the victory: ' + list(names) + ' with ' + pts(best)
       : names.length ? 'Winner: ' + names[0] + ' with ' + pts(best) : '');
-    // The box ranks: tied players share a rank.
-    fill($('standings'), g.standings.map(function (st) {
-      var p = players[st.seat];
+    fill($('standings'), standings(g, me));
+  }
+
+  // The box ranks: tied players share a rank.
+  function standings(g, me) {
+    return g.standings.map(function (st) {
+      var p = g.players[st.seat];
       var text = st.rank + '. ' + p.name + (st.seat === me ? ' (you)' : '') + ': ' + pts(st.total);
       if (g.winners.indexOf(st.seat) >= 0) text += ', winner';
       return el('li', null, text);
-    }));
+    });
   }
 
-  function renderReveal(g, me, phase) {
+  // Only what the box has shown (`step`): the winning amounts, then each island's awards, then the
+  // round's points, then the standings; after the box's last step, the whole breakdown.
+  function renderReveal(g, me, phase, step) {
     var last = g.last;
     var box = $('reveal');
     show('reveal', !!last);
@@ -481,14 +512,20 @@
       li.appendChild(el('small', null, b[2]));
       return li;
     }));
-    fill($('revealRows'), last.rows.map(function (row) {
+    show('revealLegend', step > 0);
+    show('revealRows', step > 0);
+    show('revealStand', phase === 'revealed' && step >= LAST_STEP);
+    if (phase === 'revealed' && step >= LAST_STEP) fill($('revealStandings'), standings(g, me));
+    var islands = step > 3 ? 3 : step; // Beacon at step 1, Grove at 2, Mooring at 3
+    fill($('revealRows'), step > 0 ? last.rows.map(function (row) {
       var li = el('li', row.seat === me ? 'you' : '');
       var head = el('div', 'rh');
       head.appendChild(el('span', null, row.name + (row.seat === me ? ' (you)' : '')));
       var total = g.players[row.seat] ? g.players[row.seat].total : 0;
-      head.appendChild(el('span', 'pts', last.round < 0
-        ? pts(row.points) + ' (practice)'
-        : '+' + pts(row.points) + ', total ' + total));
+      if (step >= 4) {
+        head.appendChild(el('span', 'pts', last.round < 0 ? pts(row.points) + ' (practice)'
+          : '+' + pts(row.points) + (step >= LAST_STEP ? ', total ' + total : '')));
+      }
       li.appendChild(head);
       if (!row.allocation) {
         li.appendChild(el('p', 'small', 'Left the game: no allocation.'));
@@ -496,27 +533,29 @@
       }
       var table = el('table', 'aw');
       var body = el('tbody');
-      ISLANDS.forEach(function (name, k) {
+      ISLANDS.slice(0, islands).forEach(function (name, k) {
         var tr = el('tr');
         tr.appendChild(el('th', null, name));
-        tr.appendChild(el('td', 'n', row.allocation[k] + ' \u2192 ' + row.scores[k] + ' pts'));
+        tr.appendChild(el('td', 'n', counters(row.allocation[k]) + ' \u2192 ' + pts(row.scores[k])));
         tr.appendChild(el('td', null, row.reasons[k] || 'no award'));
         body.appendChild(tr);
       });
       table.appendChild(body);
       li.appendChild(table);
       return li;
-    }));
+    }) : []);
   }
 
   // The printed record sheet: Round | Beacon | Grove | Mooring | Round points | Running total.
   var sheet = [];
-  function renderSheet(g, me) {
+  function renderSheet(g, me, step) {
     show('sheet', me >= 0);
     if (me < 0) return;
     var running = 0;
     var byRound = {};
     g.history.forEach(function (h) { byRound[h.round] = h; });
+    // the round being revealed joins the sheet once the box has shown the round's points
+    if (g.phase === 'revealed' && step < 4 && g.last) delete byRound[g.last.round];
     sheet = [];
     var rows = [];
     for (var r = 0; r < g.rounds; r++) {

@@ -80,14 +80,30 @@ class Allocate(Screen):
             r.replace(Reveal(r))
 
 
+def shown_step(box):
+    """How far the box's reveal of the latest round has gone (the phones show that much), or -1."""
+    seen = box.shown.get("reveal")
+    last = box.state["last"] if box.state else None
+    if seen and last and seen.get("round") == last["round"]:
+        return seen.get("step", -1)
+    return -1
+
+
 class Reveal(Screen):
-    """The stepped reveal (draws.REVEAL_STEPS), paged where a step has many lines."""
+    """The stepped reveal (draws.REVEAL_STEPS), paged where a step has many lines. The phones follow
+    it: the furthest step reached is published in box.shown["reveal"]. A long press on C goes
+    straight to the last step (the standings): the phones then show the whole breakdown."""
 
     name = "reveal"
 
     def __init__(self, reader):
         super().__init__(reader)
-        self.step = 0
+        self.step = max(0, shown_step(self.box))  # back from a menu: where the table had got to
+        self.publish()
+
+    def publish(self):
+        step = max(self.step, shown_step(self.box))
+        self.box.show("reveal", {"round": self.box.state["last"]["round"], "step": step})
 
     def draw(self, fb, now):
         draws.draw_reveal(fb, self, now)
@@ -95,6 +111,7 @@ class Reveal(Screen):
     def press(self, button, kind):
         last = self.box.state["last"]
         pages = draws.reveal_pages(self, last)
+        final = len(draws.REVEAL_STEPS) - 1
         if button == "A":
             if self.page > 0:
                 self.page -= 1
@@ -102,14 +119,19 @@ class Reveal(Screen):
                 self.step -= 1
                 self.page = draws.reveal_pages(self, last) - 1
         elif button == "C":
-            if self.page + 1 < pages:
+            if kind == LONG and self.step < final:
+                self.step = final  # everything at once
+                self.page = 0
+            elif self.page + 1 < pages:
                 self.page += 1
-            elif self.step + 1 < len(draws.REVEAL_STEPS):
+            elif self.step < final:
                 self.step += 1
                 self.page = 0
             else:
                 self.box.move(None, "next_round")
                 self.reader.home()
+                return
+            self.publish()
 
 
 class Final(Screen):

@@ -24,7 +24,7 @@ def draw_card(fb, r, now):
     draw.title(fb, round_label(state))
     fb.text(draw.fit("Reader " + _names(r.box)[state["reader"]], 16), 0, 11)
     draw.center(fb, card[1], 21)
-    fb.text("TARGET", 0, 38)
+    fb.text("TARGET", 0, 38)  # the Mooring target: one word on the box and the phones
     draw.big(fb, str(card[2]), 56, 31, 3)
     fb.text(card[0], 96, 38)
     draw.hints_or_message(fb, r.message, "menu", "", "go")
@@ -37,28 +37,30 @@ def draw_allocate(fb, r, now):
     seated = [i for i in range(len(state["names"])) if state["seated"][i]]
     waiting = game.waiting_for(state)
     ready = len(seated) - len(waiting)
-    label = "Practice" if state["round"] < 0 else "Round %d/%d" % (state["round"] + 1, len(state["deck"]))
+    # "target", as on the tide card (16 characters: the round label is short to leave room)
+    label = "Prac." if state["round"] < 0 else "Rd %d/%d" % (state["round"] + 1, len(state["deck"]))
     fb.text(label, 0, 0)
-    draw.right(fb, "aim %d" % card[2], 0)
+    draw.right(fb, "target %d" % card[2], 0)
     countdown = box.countdown
     if countdown.running():
         left = countdown.left_ms(now)
         secs = (left + 999) // 1000
         if left == 0:
-            draw.big_center(fb, "TIME", 10, 3)
+            draw.big_center(fb, "TIME", 9, 3)
         else:
-            draw.big_center(fb, "%d:%02d" % (secs // 60, secs % 60), 10, 3)
+            draw.big_center(fb, "%d:%02d" % (secs // 60, secs % 60), 9, 3)
         total = countdown.total_ms or 1
-        draw.bar(fb, 0, 36, draw.W, 5, left / total)
+        draw.bar(fb, 0, 34, draw.W, 4, left / total)
     else:
-        draw.big_center(fb, "%d/%d" % (ready, len(seated)), 10, 3)
+        draw.big_center(fb, "%d/%d" % (ready, len(seated)), 9, 3)
     if not waiting:
-        fb.fill_rect(0, 43, draw.W, 10, 1)
-        draw.center(fb, "ALL READY", 44, 0)
+        fb.fill_rect(0, 41, draw.W, 10, 1)
+        draw.center(fb, "ALL READY", 42, 0)
         draw.hints_or_message(fb, r.message, "menu", "+15s", "show")
     else:
-        wait = " ".join(draw.fit(state["names"][i], 5) for i in waiting)
-        fb.text(draw.fit("%d/%d %s" % (ready, len(seated), wait), 16), 0, 44)
+        # the names listed are the players not ready yet, and the line says so
+        fb.text("%d not ready:" % len(waiting), 0, 38)
+        fb.text(draw.fit(" ".join(draw.fit(state["names"][i], 5) for i in waiting), 16), 0, 46)
         draw.hints_or_message(fb, r.message, "menu", "+15s", "")
 
 
@@ -71,21 +73,24 @@ def _reveal_lines(r, last):
         return [
             "Beacon best %s" % (last["beacon_best"] or "-"),
             "Grove best  %s" % (last["grove_best"] or "-"),
-            "Mooring aim %d" % last["target"],
+            "Mooring target %d" % last["target"],
         ]
-    if step in ("beacon", "grove"):
-        k = 0 if step == "beacon" else 1
+    if step in ("beacon", "grove", "mooring"):
+        # one line per player who scores: name, why, and the points won with a "+" (never a bare
+        # number beside a distance, as "Bo 1 1 off" was)
+        k = REVEAL_STEPS.index(step) - 1
         won = [i for i in rows if last["scores"][i][k]]
         if not won:
             return ["nobody scores"]
-        return ["%s %d %s" % (draw.fit(names[i], 7), last["scores"][i][k],
-                              "sole" if len(won) == 1 else "tie") for i in won]
-    if step == "mooring":
-        won = [i for i in rows if last["scores"][i][2]]
-        if not won:
-            return ["nobody scores"]
-        return ["%s %d %s" % (draw.fit(names[i], 8), last["scores"][i][2],
-                              "exact" if last["scores"][i][2] == 3 else "1 off") for i in won]
+        lines = []
+        for i in won:
+            points = last["scores"][i][k]
+            if k == 2:
+                why = "exact" if points == game.MOORING_EXACT else "1 off"
+            else:
+                why = "sole" if len(won) == 1 else "tie"
+            lines.append("%-7s %-5s +%d" % (draw.fit(names[i], 7), why, points))
+        return lines
     if step == "points":
         return ["%s %d" % (draw.fit(names[i], 12), sum(last["scores"][i])) for i in rows]
     state = r.box.state
@@ -109,6 +114,8 @@ def draw_reveal(fb, r, now):
         title += " (%d)" % last["beacon_best"]
     elif step == "grove" and last["grove_best"]:
         title += " (%d)" % last["grove_best"]
+    elif step == "mooring" and pages == 1:
+        title += " target %d" % last["target"]
     if pages > 1:
         title += " %d/%d" % (r.page % pages + 1, pages)
     if last["round"] < 0 and step == "points":
