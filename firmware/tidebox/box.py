@@ -23,15 +23,31 @@ PHASES = (CHOOSE, JOIN, SETUP, PLAY, OVER)
 
 
 def _open_object(value, parts):
-    """Appends the JSON of a dict to `parts` without its closing brace, one bytes piece per key: a
-    piece is as large as one value (a few hundred bytes; no 3 KB block needed), and json.dumps
-    writes each in C (walking the value in Python, as an earlier encoder did, took 40 times the heap)."""
-    lead = "{"
-    for key in value:
-        parts.append(("%s%s:%s" % (lead, json.dumps(key), json.dumps(value[key]))).encode())
-        lead = ","
-    if lead == "{":
-        parts.append(b"{")
+    """Appends the JSON of a dict to `parts` without its closing brace (see _pieces)."""
+    _pieces(value, parts)
+    parts[-1] = parts[-1][:-1]
+
+
+def _pieces(value, parts, lead="", depth=2):
+    """Appends the JSON of `value` to `parts` in pieces: a dict or a list of containers (the players,
+    the rounds, the last reveal) is split into its keys and elements, `depth` levels deep, so no
+    piece needs a free block larger than one small value (a long-running heap may have no 1.5 KB in
+    one piece). json.dumps writes each piece in C (walking the whole value in Python, as an earlier
+    encoder did, took 40 times the heap)."""
+    if depth and isinstance(value, dict) and value:
+        head = lead + "{"
+        for key in value:
+            _pieces(value[key], parts, head + json.dumps(key) + ":", depth - 1)
+            head = ","
+        parts.append(b"}")
+    elif depth and isinstance(value, list) and value and isinstance(value[0], (dict, list)):
+        head = lead + "["
+        for element in value:
+            _pieces(element, parts, head, depth - 1)
+            head = ","
+        parts.append(b"]")
+    else:
+        parts.append((lead + json.dumps(value)).encode())
 
 
 class Refused(Exception):
@@ -125,7 +141,8 @@ class Box:
             raise ValueError("saved phase is damaged")
         if phase in (PLAY, OVER) and state is None:
             raise ValueError("saved phase is damaged")
-        if state is not None and len(state["names"]) != len(seats.names):
+        # The game's players are the seats, in seat order; computer players (rivals) may follow them.
+        if state is not None and state["names"][:len(seats.names)] != seats.names:
             raise ValueError("saved seats do not match the game")
         options = default_options(rules) if rules else {}
         saved = data.get("options")
