@@ -50,6 +50,21 @@ def _pieces(value, parts, lead="", depth=2):
         parts.append((lead + json.dumps(value)).encode())
 
 
+def _joined(parts, size=512):
+    """The pieces joined into blocks of up to `size` bytes: the cached view is then a few dozen
+    objects instead of hundreds (each small object costs a header and a rounded-up heap block)."""
+    out = []
+    buf = bytearray()
+    for part in parts:
+        if buf and len(buf) + len(part) > size:
+            out.append(bytes(buf))
+            buf = bytearray()
+        buf.extend(part)
+    if buf:
+        out.append(bytes(buf))
+    return out
+
+
 class Refused(Exception):
     """An action refused with an HTTP-like status and a message for a person."""
 
@@ -442,7 +457,7 @@ class Box:
             if self.state:
                 parts.append(b',"game":')
                 _open_object(self.rules.public_view(self.state), parts)
-            self._public = parts
+            self._public = _joined(parts)
             self._public_version = self.version
         return self._public
 
