@@ -41,9 +41,10 @@ def frames(mp, tmp_path_factory):
 
 
 def test_every_screen_has_been_rendered(frames):
-    # every screen class of the box (screens.py) and of Token Tide (its flow.py) appears at least once
+    # every screen class of the box (lobby.py, screens.py) and of Token Tide (flow.py) is rendered
     tidebox = Path(__file__).parent.parent / "firmware" / "tidebox"
-    source = (tidebox / "screens.py").read_text() + (tidebox / "games" / "token_tide" / "flow.py").read_text()
+    source = "".join((tidebox / name).read_text()
+                     for name in ("lobby.py", "screens.py", "games/token_tide/flow.py"))
     screens = set(re.findall(r'^    name = "(\w+)"', source, re.M))  # each screen class's name
     screens |= set(re.findall(r'"(\w+)"\)\)$', source, re.M))  # ListMenu names ("join_menu")
     assert len(screens) > 15

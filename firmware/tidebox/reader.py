@@ -1,10 +1,10 @@
 # The reader's box: which screen the OLED shows and what buttons A, B and C do on it.
 #
-# The screens are a stack of small objects (screens.py for the box's own, the chosen game's flow.py
-# for the game's): the top one draws and takes the presses; a menu or a question is pushed on top and
-# popped when done; `home()` rebuilds the stack for the box's phase. The convention on every screen:
-# A moves or opens the menu, B changes or steps, C goes on (confirm, start, reveal, next). Each
-# screen prints its own hints on the bottom line.
+# The screens are a stack of small objects (lobby.py and screens.py for the box's own, the chosen
+# game's flow.py for the game's): the top one draws and takes the presses; a menu or a question is
+# pushed on top and popped when done; `home()` rebuilds the stack for the box's phase. The
+# convention on every screen: A moves or opens the menu, B changes or steps, C goes on (confirm,
+# start, reveal, next). Each screen prints its own hints on the bottom line.
 import time
 
 from micropython import const
@@ -17,6 +17,17 @@ FLASH_MS = const(3000)  # the screen flashes this long when the countdown reache
 FLASH_HALF_MS = const(250)  # ... four times a second
 TONE_HZ = const(2000)  # a piezo's loudest region is around 2-4 kHz
 TONE_MS = const(300)
+
+
+def drop_lobby():
+    """Unload lobby.py (a game is being played; the next lobby screen imports it again)."""
+    import sys
+
+    import tidebox
+
+    sys.modules.pop("tidebox.lobby", None)
+    if "lobby" in tidebox.__dict__:
+        delattr(tidebox, "lobby")
 
 
 class QrImages:
@@ -34,7 +45,7 @@ class Reader:
         self.box = box
         self.fb = display
         self.buzzer = buzzer
-        self.stack = [screens.Splash(self)]
+        self.stack = [self.lobby().Splash(self)]
         self.flow = None  # the chosen game's flow module (its screens), loaded with the game
         self.flow_id = None
         self.flow_tick = None
@@ -83,16 +94,24 @@ class Reader:
         box = self.box
         self.load_flow()
         if box.phase == CHOOSE:
-            screen = screens.ChooseGame(self)
+            screen = self.lobby().ChooseGame(self)
         elif box.phase == JOIN:
-            screen = screens.Join(self)
+            screen = self.lobby().Join(self)
         elif box.phase == SETUP:
-            screen = screens.Setup(self)
+            screen = self.lobby().Setup(self)
         else:
+            self.stack = []
+            drop_lobby()  # not needed again until the game ends: its code is heap the game can use
             screen = self.flow.home(self)
         self.stack = [screen]
         self.message = ""
         self.touch()
+
+    def lobby(self):
+        """The screens before a game (lobby.py), imported when one is needed."""
+        from tidebox import lobby
+
+        return lobby
 
     def load_flow(self):
         """The chosen game's flow module; the previous game's was unloaded with its rules."""
@@ -112,7 +131,7 @@ class Reader:
         self.resume_offer = resume_offer
         self.load_flow()
         self.splash_until = time.ticks_add(now, SPLASH_MS)
-        self.stack = [screens.Splash(self)]
+        self.stack = [self.lobby().Splash(self)]
         self.touch()
 
     # ------------------------------------------------------------ buttons and time
@@ -132,7 +151,7 @@ class Reader:
         if self.splash_until is not None and time.ticks_diff(now, self.splash_until) >= 0:
             self.splash_until = None
             if self.resume_offer:
-                self.stack = [screens.Resume(self)]
+                self.stack = [self.lobby().Resume(self)]
                 self.touch()
             else:
                 self.home()

@@ -5,7 +5,7 @@ import json
 import os
 
 import board as board_module
-from tidebox import screens
+from tidebox import lobby, screens
 from tidebox.box import Box
 from tidebox.games.seeded import Seeded
 from tidebox.reader import QrImages, Reader
@@ -37,29 +37,29 @@ def snap(label, screen=None, now=0, **fields):
     frames[label] = binascii.hexlify(board.display.buffer).decode()
 
 
-snap("splash", screens.Splash(reader))
-snap("choose", screens.ChooseGame(reader))
+snap("splash", lobby.Splash(reader))
+snap("choose", lobby.ChooseGame(reader))
 box.choose_game("token_tide")
 reader.load_flow()
 flow = reader.flow
 for i in range(4):
-    snap("join_%d" % i, screens.Join(reader), page=i)
+    snap("join_%d" % i, lobby.Join(reader), page=i)
 for name in ("Ada", "Bo", "Cy", "Di", "Eve"):
     box.join(name)
-snap("choose_players", screens.ChooseGame(reader), cursor=2)
+snap("choose_players", lobby.ChooseGame(reader), cursor=2)
 for i in range(4):
-    snap("join_players_%d" % i, screens.Join(reader), page=i)
-reader.stack = [screens.Join(reader)]
+    snap("join_players_%d" % i, lobby.Join(reader), page=i)
+reader.stack = [lobby.Join(reader)]
 reader.press("A", "short")  # the players menu
 snap("join_menu")
-entry = screens.NameEntry(reader)
+entry = lobby.NameEntry(reader)
 snap("name_entry", entry, text="ZOE", char=3)
 box.to_setup()
-snap("setup", screens.Setup(reader), cursor=1)
+snap("setup", lobby.Setup(reader), cursor=1)
 box.options["deck"] = "numbered"
 box.start_game()
 snap("card", flow.Card(reader))
-snap("resume", screens.Resume(reader))
+snap("resume", lobby.Resume(reader))
 box.start_timer(45)
 now = board.ticks_ms()
 snap("allocate_start", flow.Allocate(reader), now)
