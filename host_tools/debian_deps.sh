@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the host side needs (browsers, OpenSCAD, QR decoder, Graphviz, Xvfb).
+# Installs the Debian packages the host side needs (browsers: Chromium, Firefox, WebKitGTK; OpenSCAD,
+# QR decoder, Graphviz, Xvfb).
 # Run as root (CI) or with sudo available; otherwise it prints the apt-get line to run.
 set -euo pipefail
-PACKAGES="python3 python3-venv python3-pip make chromium webkit2gtk-driver openscad zbar-tools graphviz xvfb xauth fonts-dejavu-core"
+PACKAGES="python3 python3-venv python3-pip make chromium firefox-esr webkit2gtk-driver openscad zbar-tools graphviz xvfb xauth fonts-dejavu-core"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

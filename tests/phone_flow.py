@@ -3,7 +3,8 @@
 A test talks to a phone through a small `Phone` adapter: find a control by its role and exact
 accessible name (as the engine's own accessibility code computes it), click, type, reload, and wait
 for text, visibility or a value. `PlaywrightPhone` wraps a Playwright page (Chromium); WebKit's
-adapter is in tests/webkit_driver.py (Selenium and WebKitWebDriver). The steps below (join, place
+adapter is in tests/webkit_driver.py (Selenium and WebKitWebDriver), Firefox's in tests/firefox_bidi.py
+(WebDriver BiDi spoken directly to firefox-esr). The steps below (join, place
 counters, lock, the reveal, the final standings, the reader's buttons) take either a Playwright page
 or a Phone, so the Chromium tests and the WebKit tests share one description of the flow.
 
