@@ -105,6 +105,7 @@ class Buttons:
         self.held = {}  # name -> tick when it is released
         self.reads = {}  # name -> reads while held
         self.fault = None  # tests inject "raise" (a crashing task) or "hang" (a stuck main loop)
+        self.faults = 0  # faults raised so far: each crash log entry names its number
 
     def press(self, name, hold_ms=80):
         if name not in BUTTONS:
@@ -115,7 +116,8 @@ class Buttons:
         """(A, B, C) levels, True while held down."""
         if self.fault == "raise":
             self.fault = None
-            raise RuntimeError("injected fault: the button task crashed")
+            self.faults += 1
+            raise RuntimeError("injected fault %d: the button task crashed" % self.faults)
         while self.fault == "hang":
             pass  # a stuck main loop: only the watchdog gets the box going again
         if not self.queued and not self.held:
@@ -205,6 +207,7 @@ class Board:
         self.buzzer = None if _env("TIDEBOX_BUZZER", "1") == "0" else Buzzer(self.clock)
         self.radio = Radio()
         self.watchdog = Watchdog(self.clock)
+        self.restarts = 0  # tasks restarted after a crash (main.py's keep_running)
         self.tcp_gate = ConnectionGate(TCP_LIMIT, wait=True)  # a 6th connection waits, as on lwIP
         self.storage_dir = _env("TIDEBOX_STATE_DIR", "sim_state")
         self.http_port = int(_env("TIDEBOX_PORT", "8080"))

@@ -4,7 +4,8 @@
 #   POST /sim/press      {"button": "A", "ms": 80} holds a button down (ms >= 700 is a long press)
 #   POST /sim/advance    {"ms": 15000} moves the box's clock forward (tests skip a countdown)
 #   POST /sim/fault      {"kind": "raise" | "hang"}: the button task crashes once, or the loop hangs
-#   GET  /sim/status     {"frames": n, "tones": [...], "tcp_peak": n, "screen": "...", "mem_free": n}
+#   GET  /sim/status     {"frames": n, "tones": [...], "tcp_peak": n, "screen": "...", "mem_free": n,
+#                         "restarts": tasks restarted after a crash, ...}
 #                        (?gc=1 collects garbage first, so mem_free is what is really in use)
 import binascii
 import gc
@@ -110,7 +111,7 @@ def _status(board, box, request):
         "screen": box.reader.screen if box.reader else None,
         "presses": box.reader.presses if box.reader else 0,
         "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
-        "feeds": board.watchdog.feeds, "inverted": board.display.inverted,
+        "feeds": board.watchdog.feeds, "restarts": board.restarts, "inverted": board.display.inverted,
         "buttons_down": len(board.buttons.held) + len(board.buttons.queued),  # presses not yet over
     }), 200, {"Content-Type": "application/json"}
 

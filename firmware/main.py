@@ -35,8 +35,9 @@ def log_crash(storage, where, exc):
         pass
 
 
-async def keep_running(name, make_task, storage):
-    """Run a task; if it dies, log why and start it again after a short pause."""
+async def keep_running(name, make_task, storage, board):
+    """Run a task; if it dies, log why and start it again after a short pause (counted in
+    board.restarts, which the simulator's /sim/status shows)."""
     while True:
         try:
             await make_task()
@@ -47,6 +48,7 @@ async def keep_running(name, make_task, storage):
             log_crash(storage, name, exc)
             gc.collect()
             await asyncio.sleep_ms(RESTART_PAUSE_MS)
+            board.restarts += 1
 
 
 async def reader_loop(board, reader, collector):
@@ -96,14 +98,15 @@ async def main(board):
     app = web.make_app(box, board)
     collector = Collector(board.tcp_gate, app)
     tasks = [
-        keep_running("web", lambda: app.start_server(host=board.http_host, port=board.http_port), storage),
-        keep_running("reader", lambda: reader_loop(board, reader, collector), storage),
+        keep_running("web", lambda: app.start_server(host=board.http_host, port=board.http_port), storage,
+                     board),
+        keep_running("reader", lambda: reader_loop(board, reader, collector), storage, board),
     ]
     try:
         from tidebox.dns import CaptiveDNS
 
         dns = CaptiveDNS(ip, board.dns_port, board.http_host)
-        tasks.append(keep_running("dns", dns.run, storage))
+        tasks.append(keep_running("dns", dns.run, storage, board))
     except ImportError:
         pass
     # Collections happen when no phone is being served (the reader loop asks for them), not in the
