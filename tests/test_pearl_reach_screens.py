@@ -75,3 +75,9 @@ def test_every_marker_is_drawn_on_the_coast(frames):
     coast = (0, 18, 55, 53)
     start = lit(frame_to_image(frames["pr_board_start"]), coast)
     assert lit(frame_to_image(frames["pr_board_thinking"]), coast) - start == (25 - 1) + (16 - 1) + (9 - 1)
+
+
+def test_the_menu_shows_four_lines_clear_of_the_hints(frames):
+    # Drop player, Rejoin code, Pause rivals, End game, Back: four lines at most, then Back scrolls in
+    for label in ("pr_menu", "pr_menu_end"):
+        assert lit(frame_to_image(frames[label]), (0, 51, 128, 55)) == 0, label

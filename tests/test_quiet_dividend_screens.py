@@ -53,3 +53,16 @@ def test_screens_match_golden_pngs(frames):
 def test_no_screen_is_blank(frames):
     for label, hex_frame in frames.items():
         assert any(bytes.fromhex(hex_frame)), label
+
+
+def test_lists_show_four_lines_clear_of_the_hints(frames):
+    # the in-game menu (five items: Back is the fifth), the turn's actions and Play again: four
+    # lines of 10 px at most, scrolled with the cursor, a blank band above the hint bar (y=55)
+    from test_screens import lit_in
+
+    for label in ("qd_menu", "qd_menu_back", "qd_enter", "qd_enter_page", "qd_again"):
+        image = frame_to_image(frames[label])
+        assert lit_in(image, (0, 51, 128, 55)) == 0, label
+    # Back, the cursor's line, is the fourth line shown: lit across its whole width
+    image = frame_to_image(frames["qd_menu_back"]).convert("L")
+    assert all(image.getpixel((x, 41)) for x in range(128))

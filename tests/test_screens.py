@@ -79,6 +79,45 @@ def test_no_screen_is_blank_and_no_text_leaves_the_panel(frames):
         assert any(data), label
 
 
+def lit_in(image, box):
+    """How many pixels are lit in `box` (left, top, right, bottom) of an OLED image."""
+    return sum(1 for v in image.crop(box).convert("L").tobytes() if v)
+
+
+def test_lists_stay_clear_of_the_hints(frames):
+    # the game menu with four games and the box's list menus: at most four lines of 10 px (the last
+    # ends at y=50), then a blank band above the hint bar's line (y=55)
+    for label in ("choose", "choose_players", "choose_last", "choose_message", "join_menu", "menu"):
+        image = frame_to_image(frames[label])
+        assert lit_in(image, (0, 51, W, 55)) == 0, label
+        assert lit_in(image, (0, 41, W, 51)) > 0, label  # the fourth line is there
+    # the fourth title reads the same with players at the table: nothing is drawn over it
+    alone, seated = (frame_to_image(frames[k]).crop((0, 41, W, 51)) for k in ("choose", "choose_players"))
+    assert ImageChops.difference(alone.convert("L"), seated.convert("L")).getbbox() is None
+
+
+def test_every_setup_value_is_shown_whole_beside_its_label(mp):
+    """Each game's options on one 16-character line: the value whole at the right, the label cut."""
+    import importlib
+
+    from tidebox.games import GAMES
+
+    calls = []
+    for game_id, _ in GAMES:
+        rules = importlib.import_module("tidebox.games.%s.rules" % game_id)
+        for _, label, choices in rules.OPTIONS:
+            values = ["random", "Bo", "Maximilianus"] if isinstance(choices, str) else [c[1] for c in choices]
+            calls.extend([label, value] for value in values)
+    assert len(calls) > 40
+    results = mp.call_many("tidebox.lobby", "option_line", calls)
+    for (label, value), result in zip(calls, results):
+        line = result["ok"]
+        assert len(line) == 16 and line.endswith(" " + value), (label, value, line)
+        shown = line[: -len(value)].rstrip()
+        assert shown == label or (shown.endswith(".") and label.startswith(shown[:-1])), (label, line)
+        assert len(shown) >= 2, (label, line)
+
+
 def zbar_texts(image, tmp_path, name):
     """Decode every QR code in an OLED image with zbar (scaled x4, as a camera would see it)."""
     path = tmp_path / (name + ".png")

@@ -6,7 +6,10 @@ from tidebox.buttons import LONG
 from tidebox.screens import ListMenu, PickSeat, Screen
 
 NAME_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 "
-SETUP_ROWS = 4  # option lines visible at once under the title
+MENU_ROWS = 4  # the game menu's lines of 10 px between the title and the hints
+SETUP_ROWS = 5  # the setup screen's rows of 9 px under the title (the selected option takes two)
+SETUP_Y = 11
+SETUP_STEP = 9
 
 
 class Splash(Screen):
@@ -53,11 +56,16 @@ class ChooseGame(Screen):
     name = "choose"
 
     def draw(self, fb, now):
-        draw.title(fb, "Choose a game")
-        draw.rows(fb, [title for _, title in games.GAMES], y=13, step=10, cursor=self.cursor)
+        # How many are at the table goes in the title line: four titles fill the rows above the hints.
         count = self.box.seats.count()
-        if not self.message and count:
-            fb.text("%d at the table" % count, 0, 44)
+        if count:
+            plural = "" if count == 1 else "s"
+            draw.title(fb, "Games: %d player%s" % (count, plural))
+        else:
+            draw.title(fb, "Choose a game")
+        top = max(0, self.cursor - MENU_ROWS + 1)
+        titles = [title for _, title in games.GAMES[top:top + MENU_ROWS]]
+        draw.rows(fb, titles, y=12, step=10, cursor=self.cursor - top)
         draw.hints_or_message(fb, self.message, "next", "", "pick")
 
     def press(self, button, kind):
@@ -192,6 +200,19 @@ class NameEntry(Screen):
             self.reader.home()
 
 
+def _cut(label, width):
+    """A label cut to `width` characters, the cut marked with '.' (never ' .')."""
+    if len(label) <= width:
+        return label
+    return label[:width - 1].rstrip() + "." if width > 1 else ""
+
+
+def option_line(label, value):
+    """A setup option on one line of 16: the value whole at the right, the label cut to fit."""
+    label = _cut(label, draw.COLS - len(value) - 1)
+    return label + " " * (draw.COLS - len(label) - len(value)) + value
+
+
 class Setup(Screen):
     """The chosen game's options (its rules' OPTIONS): A next line (long: back to joining),
     B changes the value, C starts the game."""
@@ -199,11 +220,28 @@ class Setup(Screen):
     name = "setup"
 
     def draw(self, fb, now):
+        # One row an option, its value whole at the right and its label cut to the room left; the
+        # selected option takes two rows, its whole label, then its value at the right.
         box = self.box
-        lines = [label + " " + box.option_label(key) for key, label, _ in box.rules.OPTIONS]
-        top = max(0, self.cursor - SETUP_ROWS + 1)
+        rows = []
+        at = 0
+        for i, (key, label, _) in enumerate(box.rules.OPTIONS):
+            value = draw.fit(box.option_label(key), draw.COLS)
+            if i == self.cursor:
+                at = len(rows)
+                rows.append(_cut(label, draw.COLS))
+                rows.append(" " * (draw.COLS - len(value)) + value)
+            else:
+                rows.append(option_line(label, value))
+        top = max(0, min(at - 1, len(rows) - SETUP_ROWS))  # the selected option and the one above
         draw.title(fb, "Setup")
-        draw.rows(fb, lines[top:top + SETUP_ROWS], y=12, step=10, cursor=self.cursor - top)
+        for i in range(top, min(len(rows), top + SETUP_ROWS)):
+            y = SETUP_Y + (i - top) * SETUP_STEP
+            colour = 1
+            if at <= i <= at + 1:
+                fb.fill_rect(0, y - 1, draw.W, SETUP_STEP, 1)
+                colour = 0
+            fb.text(rows[i], 0, y, colour)
         draw.hints_or_message(fb, self.message, "next", "edit", "go")
 
     def press(self, button, kind):

@@ -6,6 +6,8 @@
 # The convention on every screen: A moves or opens the menu, B changes or steps, C goes on.
 from tidebox import draw
 
+LIST_ROWS = 4  # a list's lines of 10 px between the title and the hints
+
 
 class Screen:
     """A screen's common parts. `name` is what the simulator and the tests see."""
@@ -69,10 +71,11 @@ class ListMenu(Screen):
             self.name = name
 
     def draw(self, fb, now):
+        # At most four lines: past the fourth, the list scrolls with the cursor (its line the lowest).
         draw.title(fb, self.title)
-        labels = [label for label, _ in self.items]
-        lines, _ = draw.page(labels, self.cursor // 5, 5)
-        draw.rows(fb, lines, y=12, step=10, cursor=self.cursor % 5)
+        top = max(0, self.cursor - LIST_ROWS + 1)
+        labels = [label for label, _ in self.items[top:top + LIST_ROWS]]
+        draw.rows(fb, labels, y=12, step=10, cursor=self.cursor - top)
         draw.hints_or_message(fb, self.message, "next", "back", "pick")
 
     def press(self, button, kind):

@@ -5,7 +5,7 @@ import json
 import os
 
 import board as board_module
-from tidebox import screens
+from tidebox import lobby, screens
 from tidebox.box import Box
 from tidebox.games.seeded import Seeded
 from tidebox.reader import Reader
@@ -35,6 +35,17 @@ flow = reader.flow
 for name in ("Ada", "Bo", "Cy"):
     box.join(name)
 box.to_setup()
+# the setup screen: each option's value whole at the right, the selected one on two rows
+defaults = dict(box.options)
+snap("pc_setup", lobby.Setup(reader))
+box.options["first"] = 2
+box.options["target"] = 9
+snap("pc_setup_target", lobby.Setup(reader), cursor=1)
+box.options["seated"] = True
+box.options["long_zone"] = True
+snap("pc_setup_access", lobby.Setup(reader), cursor=3)
+snap("pc_setup_last", lobby.Setup(reader), cursor=5)
+box.options = defaults
 box.start_game()
 # one card per zone, and the card with the longest name
 for zone, card in (("left", "P02"), ("centre", "P01"), ("right", "P09")):

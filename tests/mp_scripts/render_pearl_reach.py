@@ -5,7 +5,7 @@ import json
 import os
 
 import board as board_module
-from tidebox import screens
+from tidebox import lobby, screens
 from tidebox.box import Box
 from tidebox.games.pearl_reach import rivals
 from tidebox.games.seeded import Seeded
@@ -48,6 +48,11 @@ for name in ("Ada", "Bo"):
     box.join(name)
 box.to_setup()
 box.options["rivals"] = 2
+snap("pr_setup", lobby.Setup(reader))
+snap("pr_setup_speed", lobby.Setup(reader), cursor=2)
+snap("pr_setup_random", lobby.Setup(reader), cursor=3)
+box.options["first"] = 1
+snap("pr_setup_first", lobby.Setup(reader), cursor=3)
 box.options["first"] = 0
 box.start_game()
 snap("pr_board_start", flow.Board(reader))

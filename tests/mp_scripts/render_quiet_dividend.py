@@ -5,7 +5,7 @@ import json
 import os
 
 import board as board_module
-from tidebox import screens
+from tidebox import lobby, screens
 from tidebox.box import Box
 from tidebox.games.seeded import Seeded
 from tidebox.reader import Reader
@@ -35,6 +35,12 @@ flow = reader.flow
 for name in ("Pat", "Mo", "Alexandrina", "Di", "Eve"):
     box.join(name)
 box.to_setup()
+box.options["setup"] = "early_opening"
+snap("setup", lobby.Setup(reader))
+box.options["first"] = 2
+snap("setup_first", lobby.Setup(reader), cursor=1)
+box.options["first"] = None
+snap("setup_random", lobby.Setup(reader), cursor=1)
 box.options["setup"] = "seasonal"
 box.options["first"] = 0
 box.start_game()
@@ -63,6 +69,8 @@ snap("enter", cursor=2)
 snap("enter_page", reader.top(), cursor=5)
 reader.home()
 snap("menu", screens.in_game_menu(reader), cursor=1)
+menu = screens.in_game_menu(reader)
+snap("menu_back", menu, cursor=len(menu.items) - 1)  # Back, the fifth item: the list scrolls
 for club in ("B", "C", "B", "C"):
     turn("join", club=club)
 reader.home()

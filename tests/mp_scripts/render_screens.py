@@ -47,6 +47,10 @@ for i in range(4):
 for name in ("Ada", "Bo", "Cy", "Di", "Eve"):
     box.join(name)
 snap("choose_players", lobby.ChooseGame(reader), cursor=2)
+snap("choose_last", lobby.ChooseGame(reader), cursor=3)
+reader.message = "at most 4 people"
+snap("choose_message", lobby.ChooseGame(reader), cursor=3)
+reader.message = ""
 for i in range(4):
     snap("join_players_%d" % i, lobby.Join(reader), page=i)
 reader.stack = [lobby.Join(reader)]
@@ -56,6 +60,10 @@ entry = lobby.NameEntry(reader)
 snap("name_entry", entry, text="ZOE", char=3)
 box.to_setup()
 snap("setup", lobby.Setup(reader), cursor=1)
+box.options["reader"] = 4
+snap("setup_reader", lobby.Setup(reader), cursor=2)
+snap("setup_last", lobby.Setup(reader), cursor=3)
+box.options["reader"] = 0
 box.options["deck"] = "numbered"
 box.start_game()
 snap("card", flow.Card(reader))

@@ -69,7 +69,7 @@ def enter_turn(reader):
     for m in game.legal_moves(state, seat):
         items.append((short_label(state, m), _taker(reader, seat, m)))
     title = draws.draw.fit(state["names"][seat], 9) + "'s turn"
-    reader.push(Choices(reader, title, items, "qd_enter"))
+    reader.push(ListMenu(reader, title, items, "qd_enter"))
 
 
 def _taker(reader, seat, m):
@@ -112,13 +112,6 @@ def menu_items(reader):
     if box.state["payouts"]:
         items.append(("Payouts", lambda: payouts(reader)))
     return items
-
-
-class Choices(ListMenu):
-    """A ListMenu showing four lines a page, so that every line stays clear of the hints."""
-
-    def draw(self, fb, now):
-        draws.draw_choices(fb, self, now)
 
 
 class Board(Screen):
@@ -259,7 +252,7 @@ class Final(Screen):
             if self.page + 1 < pages:
                 self.page += 1
                 return
-            r.push(Choices(r, "Play again?", (
+            r.push(ListMenu(r, "Play again?", (
                 ("Rematch", lambda: r.ask("Rematch now?", lambda: rematch(r))),
                 ("New game", lambda: r.ask("New game?", lambda: new_game(r))),
                 ("Back", r.pop),

@@ -143,12 +143,3 @@ def draw_final(fb, r, now):
     draw.title(fb, "Final %d/%d" % (r.page % pages + 1, pages) if pages > 1 else "Final standings")
     draw.rows(fb, lines)
     draw.hints_or_message(fb, r.message, "menu", "top", "next")
-
-
-def draw_choices(fb, r, now):
-    """A list of four lines a page (the last line stays clear of the hints)."""
-    draw.title(fb, r.title)
-    labels = [label for label, _ in r.items]
-    lines, _ = draw.page(labels, r.cursor // ROWS, ROWS)
-    draw.rows(fb, lines, y=12, step=10, cursor=r.cursor % ROWS)
-    draw.hints_or_message(fb, r.message, "next", "back", "pick")
