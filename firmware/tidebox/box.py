@@ -425,6 +425,21 @@ class Box:
         self.seats.drop(seat)
         self.changed()
 
+    def restart(self, state):
+        """A fresh game at the same table, made by the game's rules (a new course, a rematch): it is
+        played at once. The move count goes on (a move sent on the old game stays stale: 409), undo
+        and what the screen showed are cleared, and it is saved like any change (a failed save puts
+        the box back to what flash holds and is refused)."""
+        if self.phase not in (PLAY, OVER) or self.state is None:
+            raise Refused(409, "no game is being played")
+        self.state = state
+        self.phase = PLAY
+        self.seq += 1
+        self.undo_text = None
+        self.shown = {}
+        self.countdown.stop()
+        self.changed()
+
     def new_game(self):
         """After the final standings: same table (dropped players stay out), back to the game menu,
         where the same game or another is chosen."""

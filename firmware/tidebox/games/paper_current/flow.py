@@ -1,8 +1,9 @@
 # Paper Current on the box: the course card (name, launch zone picture, bonus), one press per launch,
 # score entry for the eight boats, the round's score and the end of the course, as screen objects on
 # the reader's stack (see tidebox/reader.py). Phones may enter results too (page.js).
-from tidebox.box import OVER, PLAY
+from tidebox.box import OVER, Refused
 from tidebox.buttons import LONG
+from tidebox.games.base import GameError
 from tidebox.games.paper_current import rules as game
 from tidebox.games.paper_current import screens as draws
 from tidebox.screens import ListMenu, Screen, in_game_menu
@@ -176,14 +177,13 @@ class Final(Screen):
             self.step = 0
 
     def new_course(self):
-        # The core has no hook for "play again at the same table": the box's state is replaced by
-        # the rules' new course and saved like any change (a failed save restores what flash holds).
+        # A fresh course at the same table, saved like any change (Box.restart).
         box = self.box
-        box.state = game.new_course(box.state, box.random_below)
-        box.phase = PLAY
-        box.seq += 1
-        box.undo_text = None
-        box.changed()
+        try:
+            course = game.new_course(box.state, box.random_below)
+        except GameError as e:
+            raise Refused(e.status, e.message)
+        box.restart(course)
         self.reader.home()
 
     def new_game(self):

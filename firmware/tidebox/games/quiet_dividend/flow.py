@@ -269,17 +269,13 @@ def new_game(reader):
 
 
 def rematch(reader):
-    """The same table again: the rules reverse the seating order and pick a different first player.
-    The box's core has no rematch of its own, so this sets the new game the way start_game does;
-    a failed save puts the box back to what flash holds (the finished game) and is refused."""
+    """The same table again: the rules reverse the seating order and pick a different first player;
+    Box.restart plays it at once (a failed save puts back the finished game and is refused)."""
     box = reader.box
     try:
-        box.state = game.rematch(box.state, box.random_below)
+        state = game.rematch(box.state, box.random_below)
     except GameError as e:
         raise Refused(409, e.message)
-    box.phase = PLAY
-    box.seq += 1  # moves sent on the old game stay stale
-    box.undo_text = None
+    box.restart(state)
     _seen[0] = 0
-    box.changed()
     reader.home()
