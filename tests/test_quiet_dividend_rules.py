@@ -545,8 +545,15 @@ def test_public_view_shape():
     assert view["lap"] == 1 and view["laps"] == 0 and view["laps_total"] == 6
     assert view["log"] == [[1, 1, "Mo joined A"], [1, 2, "Ann promoted B to 3"]]
     assert json.loads(json.dumps(view)) == view
-    assert qd.private_view(state, 0) == {"your_turn": True}
-    assert qd.private_view(state, 1) == {"your_turn": False}
+    assert qd.private_view(state, 0) == {"your_turn": True, "legal": qd.legal_moves(state, 0)}
+    assert [m["label"] for m in qd.private_view(state, 0)["legal"]][:3] == ["Join A", "Join B", "Join C"]
+    assert qd.private_view(state, 1) == {"your_turn": False, "legal": []}
+    assert qd.private_view(state, None) == {"your_turn": False, "legal": []}
+    while not qd.is_over(state):
+        seat = qd.to_act(state)[0]
+        m = qd.private_view(state, seat)["legal"][0]  # the phone's first button
+        qd.move(state, seat, m["move"], m["args"])
+    assert all(qd.private_view(state, seat) == {"your_turn": False, "legal": []} for seat in range(3))
 
 
 def test_the_log_is_one_small_int_per_entry():

@@ -1,39 +1,17 @@
-// The Quiet Dividend on the phones: the player whose turn it is gets the legal actions as big buttons;
-// everyone sees the whole public record (values, shares, payouts, whose turn, the turn log), printable.
+// The Quiet Dividend on the phones: the player whose turn it is gets the legal actions as big buttons
+// (the box sends them in its view, game.legal: the rules' own list); everyone sees the whole public
+// record (values, shares, payouts, whose turn, the turn log), printable.
 (function () {
   'use strict';
   var T = window.Tidebox;
   var el = T.el;
-  var MAX_VALUE = 4, MAX_IN_CLUB = 2, MAX_SHARES = 4, LETTERS = ['A', 'B', 'C'];
   var buzzed = null; // the seq this phone last vibrated for
   var err = '';
-
-  // The legal actions, the rule sheet's limits applied to the public record (as the box's rules do).
-  function actions(g, seat) {
-    var held = g.shares[seat], out = [], c, t;
-    var total = held[0] + held[1] + held[2];
-    for (c = 0; c < 3; c++) {
-      if (held[c] < MAX_IN_CLUB && total < MAX_SHARES) out.push(['join', { club: LETTERS[c] }, 'Join ' + g.clubs[c]]);
-    }
-    for (c = 0; c < 3; c++) {
-      if (g.values[c] < MAX_VALUE) {
-        out.push(['promote', { club: LETTERS[c] }, 'Promote ' + g.clubs[c] + ' (to ' + (g.values[c] + 1) + ')']);
-      }
-    }
-    for (c = 0; c < 3; c++) {
-      for (t = 0; t < 3; t++) {
-        if (c !== t && held[c] > 0 && held[t] < MAX_IN_CLUB) {
-          out.push(['switch', { from: LETTERS[c], to: LETTERS[t] }, 'Switch ' + g.clubs[c] + ' to ' + g.clubs[t]]);
-        }
-      }
-    }
-    return out.length ? out : [['pass', {}, 'Pass']];
-  }
 
   function send(s, a, box) {
     var buttons = box.querySelectorAll('button');
     for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
-    T.api('POST', '/api/move', { move: a[0], args: a[1], seq: s.seq }).then(function (r) {
+    T.api('POST', '/api/move', { move: a.move, args: a.args, seq: s.seq }).then(function (r) {
       err = r.status === 200 ? '' : r.status === 409 ? 'The game moved on: here it is as it is now.'
         : r.data.error || (r.status ? 'The box refused (' + r.status + ').' : 'No answer from the box. Try again.');
       T.refresh();
@@ -76,8 +54,8 @@
       card.className = 'card qdturn';
       card.appendChild(el('p', 'status', 'Your turn, ' + names[me] + ': lap ' + g.lap + ' of ' + g.laps_total));
       var box = el('div', 'qdacts');
-      actions(g, me).forEach(function (a) {
-        var b = el('button', 'wide', a[2]);
+      g.legal.forEach(function (a) { // the rules' legal turns for this seat (its private view)
+        var b = el('button', 'wide', a.label);
         b.type = 'button';
         b.addEventListener('click', function () { send(s, a, box); });
         box.appendChild(b);

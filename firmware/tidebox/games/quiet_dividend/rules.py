@@ -536,8 +536,9 @@ def public_view(state):
 
 
 def private_view(state, seat):
-    """Nothing is secret in this game: only whether it is this seat's turn."""
-    return {"your_turn": seat is not None and current(state) == seat}
+    """Nothing is secret in this game: whether it is this seat's turn, and then its legal turns
+    (legal_moves: the phone's buttons, as the box offers them; empty on another seat's turn)."""
+    return {"your_turn": seat is not None and current(state) == seat, "legal": legal_moves(state, seat)}
 
 
 # ---------------------------------------------------------------- saving
