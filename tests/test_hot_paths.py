@@ -5,9 +5,9 @@
   locked, and a whole idle poll allocates nothing but the coroutine frames of its awaits.
 - A seat lookup allocates nothing; one pass of the 10 ms button loop with nothing pressed allocates
   nothing (the heap locked); the panel is told invert() only when the value changes.
-- The idle poll's answer is microdot's own: requests that look like an idle poll but are not quite
-  one (malformed, too long, split across reads, other versions, tokens) get byte for byte the answer
-  microdot gives with the early answer turned off.
+- The early answers are microdot's own: idle polls, full views (every seat, no seat, near-miss tokens)
+  and requests that look like either but are not quite one (malformed, too long, split across reads,
+  other versions, tokens) get byte for byte the answer microdot gives with the early answers off.
 """
 
 import json
@@ -62,6 +62,8 @@ def test_a_seat_lookup_allocates_nothing(checks):
 
 def test_a_button_loop_pass_with_nothing_pressed_allocates_nothing(checks):
     assert checks["button_pass_locked"]
+    # ... not even a call frame taken from the heap and given back (a search of the heap each time)
+    assert not checks["button_pass_heap_calls"]
 
 
 def test_invert_is_sent_only_when_it_changes(checks):
@@ -122,6 +124,29 @@ def cases():
         request("POST /api/state?v={V} HTTP/1.1\r\n"),
         request("GET / HTTP/1.1\r\n"),
     ]
+    # Full views (no ?v, another version): every seat, no seat, tokens that are not quite a seat's.
+    plain = BROWSER_LINES[:-1]
+    for seat in range(8):
+        found.append(request("GET /api/state HTTP/1.1\r\n", plain + ["X-Seat-Token: {T%d}\r\n" % seat]))
+        found.append(request("GET /api/state?v=1 HTTP/1.0\r\n", ["X-Seat-Token: {T%d}\r\n" % seat]))
+    found += [
+        request("GET /api/state HTTP/1.1\r\n", plain),
+        request("GET /api/state?v=1 HTTP/1.1\r\n", plain),
+        request("GET /api/state?v=00 HTTP/1.1\r\n"),
+        request("GET /api/state?v=0 HTTP/1.1\r\n", plain + ["X-Seat-Token: {U2}\r\n"]),
+        request("GET /api/state?v=0 HTTP/1.1\r\n", plain + ["X-Seat-Token: {S2}\r\n"]),
+        request("GET /api/state?v=0 HTTP/1.1\r\n", plain + ["X-Seat-Token: {T2}{T3}\r\n"]),
+        request("GET /api/state?v=0 HTTP/1.1\r\n", plain + ["X-Seat-Token:\r\n"]),
+        request("GET /api/state?v=0 HTTP/1.1\r\n", plain + ["X-Seat-Token: {T2}\r\n", "x-seat-token:{T6}\n"]),
+        request("GET /api/state?v=123456789 HTTP/1.1\r\n"),
+        request("GET /api/state?v=1234567890 HTTP/1.1\r\n"),
+        request("GET /api/state? HTTP/1.1\r\n"),
+        request("GET /api/state?v HTTP/1.1\r\n"),
+        request("GET /api/state?w=1 HTTP/1.1\r\n"),
+        request("GET /api/state/ HTTP/1.1\r\n"),
+        request("GET /api/states HTTP/1.1\r\n"),
+        request("GET /api/state HTTP/1.1\r\n", plain + ["Content-Length: 0\r\n", TOKEN_LINE]),
+    ]
     rng = random.Random(11)
     alphabet = b" :\r\n\t?=&/0123456789vVGETHP\xff"
     for _ in range(300):  # small random edits of a real idle poll
@@ -151,4 +176,5 @@ def test_near_idle_polls_get_microdots_own_answer(mp):
             bytes.fromhex(request)[:300], piece, bytes.fromhex(fast)[:300], bytes.fromhex(slow)[:300]))
     assert out["differ"] == []
     assert out["idle_served"] >= 4 * 3  # the early answer was really given (three forms, four splits)
+    assert out["view_served"] >= 4 * 20  # and the early full view (every seat, no seat, other tokens)
     assert {"HTTP/1.0 200", "HTTP/1.0 400", "HTTP/1.0 404"} <= set(out["statuses"]), out["statuses"]

@@ -481,20 +481,26 @@ class Box:
         another player's secrets: only `seat`'s own private view is added to the shared public part.
         A list, not a generator, so that the answer can say its length before it is sent."""
         chunks = list(self.public_chunks())
+        chunks.append(self.private_chunk(seat))
+        return chunks
+
+    def private_chunk(self, seat):
+        """What follows public_chunks() in one phone's view (seat None: not joined), as one bytes:
+        the seat's own private view, and what changes without a new shared part (timer, shown).
+        The web server writes it after the shared chunks (web.py, BoxServer.answer_view)."""
         if self.state:
             if seat is None:
-                chunks.append(b"}")
+                game = "}"
             else:
                 private = json.dumps(self.rules.private_view(self.state, seat))  # "{...}"
                 rest = ("," + private[1:]) if len(private) > 2 else "}"  # its keys go into "game"
-                chunks.append((',"you":%d%s' % (seat, rest)).encode())
+                game = ',"you":%d%s' % (seat, rest)
         else:
-            chunks.append(b',"game":null')
+            game = ',"game":null'
         you = "null" if seat is None else json.dumps({"seat": seat, "name": self.seats.names[seat]})
         timer_json = json.dumps(self.countdown.describe(self.now()))
-        chunks.append((',"v":%d,"you":%s,"timer":%s,"shown":%s}' % (
-            self.version, you, timer_json, json.dumps(self.shown))).encode())
-        return chunks
+        return ('%s,"v":%d,"you":%s,"timer":%s,"shown":%s}' % (
+            game, self.version, you, timer_json, json.dumps(self.shown))).encode()
 
     def ssid(self):
         return hotspot.ssid_for(self.board.unique_id())

@@ -23,26 +23,38 @@ class Buttons:
         self.stable = [False] * count  # debounced level
         self.down_at = [0] * count  # when the debounced press began
         self.long_sent = [False] * count
+        self.busy = False  # a raw or debounced level was True at the last poll
 
     def poll(self, levels, now):
         """Feed the raw levels at time `now` (ms); returns the (name, SHORT|LONG) events, a list, or
-        an empty tuple (the same one every time: allocates nothing) when there are none."""
+        an empty tuple (the same one every time: allocates nothing) when there are none. With
+        nothing held now or before (nearly every call) it returns at once. Each method keeps its
+        locals and stack within 11 words: a larger call frame would be taken from the heap."""
+        if not self.busy and True not in levels:
+            return _NONE
         events = _NONE
-        for i in range(len(self.names)):
-            level = bool(levels[i])
-            if level != self.raw[i]:
-                self.raw[i] = level
-                self.raw_since[i] = now
-            elif level != self.stable[i] and time.ticks_diff(now, self.raw_since[i]) >= DEBOUNCE_MS:
-                self.stable[i] = level
-                if level:
-                    self.down_at[i] = self.raw_since[i]
-                    self.long_sent[i] = False
-                elif not self.long_sent[i]:
-                    events = _event(events, self.names[i], SHORT)
-            if self.stable[i] and not self.long_sent[i] and time.ticks_diff(now, self.down_at[i]) >= LONG_MS:
-                self.long_sent[i] = True
-                events = _event(events, self.names[i], LONG)
+        i = 0
+        while i < len(self.names):
+            events = self._step(i, levels, now, events)
+            i += 1
+        self.busy = True in self.raw or True in self.stable
+        return events
+
+    def _step(self, i, levels, now, events):
+        level = bool(levels[i])
+        if level != self.raw[i]:
+            self.raw[i] = level
+            self.raw_since[i] = now
+        elif level != self.stable[i] and time.ticks_diff(now, self.raw_since[i]) >= DEBOUNCE_MS:
+            self.stable[i] = level
+            if level:
+                self.down_at[i] = self.raw_since[i]
+                self.long_sent[i] = False
+            elif not self.long_sent[i]:
+                events = _event(events, self.names[i], SHORT)
+        if self.stable[i] and not self.long_sent[i] and time.ticks_diff(now, self.down_at[i]) >= LONG_MS:
+            self.long_sent[i] = True
+            events = _event(events, self.names[i], LONG)
         return events
 
 

@@ -11,8 +11,11 @@ import gc
 from micropython import const
 
 # What a request costs in heap, in units of an idle poll's (about 0.7 KB on the unix port: its
-# coroutine frames; on the board also the network stack's objects): every other request goes
-# through microdot, 15-25 KB, and makes the next idle moment collect.
+# coroutine frames; on the board also the network stack's objects): a full view answered before
+# microdot about four (its seat's own chunk, ~3 KB on the unix port; after a change the shared
+# part is rebuilt once for all phones); every other request goes through microdot, 15-25 KB, and
+# makes the next idle moment collect.
+_VIEW_REQUEST = const(4)
 _OTHER_REQUEST = const(16)
 _COLLECT_AT = const(8)  # units served since the last collection that make an idle moment collect
 # The last resort: a collection after 1/8 of the free heap is allocated (8 KB on the unix port,
@@ -25,27 +28,35 @@ _LAST_RESORT = const(8)
 class Collector:
     def __init__(self, gate, server):
         self.gate = gate
-        self.server = server  # web.BoxServer: counts the requests it served (served, idle_served)
-        self.served = 0
+        self.server = server  # web.BoxServer: counts the requests it served (served, idle_served,
+        self.served = 0  # view_served)
         self.idle_served = 0
+        self.view_served = 0
 
     def start(self):
         """Collect now, then set the last-resort threshold from what is free."""
         gc.collect()
         gc.threshold(gc.mem_free() // _LAST_RESORT)
+        self._note()
+
+    def _note(self):
         self.served = self.server.served
         self.idle_served = self.server.idle_served
+        self.view_served = self.server.view_served
 
     def tick(self):
         """Called every pass of the reader loop: collects when the box is idle and due. Allocates
         nothing when it does not collect. Returns True when it collected."""
         server = self.server
+        served = server.served - self.served
+        if served < _COLLECT_AT and served == server.idle_served - self.idle_served:
+            return False  # the cheapest test first: fewer than enough requests, all idle polls
         if self.gate.active or server.accepted:
             return False  # a phone is being served: later
         idle = server.idle_served - self.idle_served
-        if idle + (server.served - self.served - idle) * _OTHER_REQUEST < _COLLECT_AT:
+        views = server.view_served - self.view_served
+        if idle + views * _VIEW_REQUEST + (served - idle - views) * _OTHER_REQUEST < _COLLECT_AT:
             return False
         gc.collect()
-        self.served = server.served
-        self.idle_served = server.idle_served
+        self._note()
         return True

@@ -30,10 +30,12 @@ KEPT_HEADERS = (b"content-length", b"content-type", b"x-seat-token")  # the requ
 # Each connection being read has a buffer of this size, made once (see _Slot): a phone's whole request
 # head fits (a browser's is about 600 bytes); a larger head is read on by _Head, as microdot reads.
 SLOT_BYTES = const(1024)
-# An idle poll is answered before microdot (see BoxServer.serve) when its request line is exactly
-# this, then the version's digits, then " HTTP/1.0" or " HTTP/1.1".
-_IDLE_POLL = b"GET /api/state?v="
-_VERSION_DIGITS = const(9)  # a longer number is not the box's version (and would not be a small int)
+# A phone's poll is answered before microdot (see BoxServer.serve) when its request line is exactly
+# this, then nothing or "?v=" and up to _VERSION_DIGITS digits, then " HTTP/1.0" or " HTTP/1.1".
+_STATE = b"GET /api/state"
+_VERSION_DIGITS = const(9)  # a longer number is left to microdot (and would not be a small int)
+_NOT_STATE = const(-2)  # _state_request(): not a request answered before microdot
+_FULL_VIEW = const(-1)  # ... the state without a version that could be the box's: the whole view
 
 # Small, bounded requests: a join or an allocation is well under 100 bytes.
 Request.max_content_length = 512
@@ -71,8 +73,10 @@ class BoxServer(Microdot):
     Most requests are a phone asking whether anything changed (`GET /api/state?v=N`, eight phones
     once a second each). Its head is read into the connection's preallocated buffer; when the
     version is the box's, the prebuilt answer (microdot's own answer, made once per version) is
-    written and nothing is allocated for it. Any other request goes on through microdot, which is
-    handed the bytes already read.
+    written and nothing is allocated for it. When it is not (or there is no `?v`), the phone's whole
+    view is written from the same buffer: the seat token compared where it was read, the view's
+    cached shared chunks and the seat's own small chunk after microdot's own head (see
+    answer_view). Any other request goes on through microdot, which is handed the bytes already read.
     """
 
     def __init__(self, gate):
@@ -83,10 +87,12 @@ class BoxServer(Microdot):
         self.accepted = 0  # connections accepted but not yet through the gate
         self.served = 0  # requests served so far, and how many of them were idle polls: what
         self.idle_served = 0  # tidebox/collect.py decides by
+        self.view_served = 0  # ... and how many were full views answered before microdot
         self.reaper = None
         self.box = None  # what has a `version`: set by make_app, the idle poll is then answered here
         self.idle_version = -1
         self.idle_answer = b""
+        self.view_head = None  # microdot's head of a full view, cut around its length (answer_view)
         self.current = None  # the slot of the request being answered (one at a time)
         self.fast = True  # answer idle polls and find the token in the read bytes (tests compare with off)
 
@@ -166,12 +172,16 @@ class BoxServer(Microdot):
                     if end < 0:
                         line = -end  # no end yet: complete lines up to here need no second look
                         end = 0
-                if end and _scan(slot, end) and self.fast and self.box is not None and \
-                        _polled_version(slot.buf) == self.box.version:
+                polled = _NOT_STATE
+                if end and self.fast and self.box is not None and _scan(slot, end):
+                    polled = _state_request(slot.buf)
+                if polled >= 0 and polled == self.box.version:
                     request = _IDLE
                     self.idle_served += 1
                     if self.idle_version != self.box.version:
                         await self.build_idle_answer()
+                elif polled != _NOT_STATE:
+                    request = _VIEW  # answered below, in turn with the requests microdot answers
                 else:
                     head = _Head(reader, bytes(slot.view[:slot.used]))
                     request = await Request.create(self, head, writer, writer.get_extra_info("peername"))
@@ -192,10 +202,13 @@ class BoxServer(Microdot):
                     async with self.answering:
                         self.current = slot
                         try:
-                            response = await self.dispatch_request(request)
-                            out = _Segments(writer)
-                            await response.write(out)
-                            await out.flush()
+                            if request is _VIEW:
+                                request = await self.answer_view(slot, reader, writer)
+                            if request is not _VIEW:
+                                response = await self.dispatch_request(request)
+                                out = _Segments(writer)
+                                await response.write(out)
+                                await out.flush()
                         finally:
                             self.current = None
             except OSError:
@@ -222,6 +235,63 @@ class BoxServer(Microdot):
         self.idle_answer = bytes(out.data)
         self.idle_version = version
 
+    async def answer_view(self, slot, reader, writer):
+        """A phone's whole view (`GET /api/state`, no `?v` or another version), byte for byte what the
+        state route answers through microdot, written from the slot's buffer: microdot's head with
+        the length filled in, the cached shared chunks (box.public_chunks) and the seat's own chunk
+        (box.private_chunk), in pieces of up to SLOT_BYTES (the request head is no longer needed).
+        Allocates only the seat's chunk (and, after a change, the shared chunks once for all
+        phones). Returns _VIEW once written; should the view fail before anything is written (the
+        heap ran short), the request made for microdot, which then answers as the route would."""
+        box = self.box
+        try:
+            seat = box.seats.seat_of(slot.buf, slot.token_at, slot.token_len)
+            chunks = box.public_chunks()
+            tail = box.private_chunk(seat)
+            if self.view_head is None:
+                await self.build_view_head()
+        except Exception:  # noqa: BLE001 - e.g. a MemoryError: microdot's route and error handlers decide
+            head = _Head(reader, bytes(slot.view[:slot.used]))
+            return await Request.create(self, head, writer, writer.get_extra_info("peername"))
+        length = len(tail)
+        for chunk in chunks:
+            length += len(chunk)
+        before, after = self.view_head
+        buf = slot.buf
+        at = len(before)
+        buf[:at] = before
+        at = _put_number(buf, at, length)
+        buf[at:at + len(after)] = after
+        at += len(after)
+        count = len(chunks)
+        for i in range(count + 1):  # inline: a coroutine per chunk would be heap
+            chunk = chunks[i] if i < count else tail
+            size = len(chunk)
+            if at + size > SLOT_BYTES:
+                if at:
+                    await writer.awrite(slot.view[:at])
+                    at = 0
+                if size > SLOT_BYTES:
+                    await writer.awrite(chunk)  # larger than the buffer: as it is
+                    continue
+            buf[at:at + size] = chunk
+            at += size
+        if at:
+            await writer.awrite(slot.view[:at])
+        self.view_served += 1
+        return _VIEW
+
+    async def build_view_head(self):
+        """The status line and headers microdot writes for the state route's full view (every
+        after-request header included), cut where the Content-Length value goes."""
+        headers = {"Content-Type": "application/json", "Content-Length": "\x00"}  # as the route's
+        response = Response(_each((b"",)), 200, headers)
+        _finish(response)
+        out = _Collect()
+        await response.write(out)
+        cut = out.data.find(b"\x00")
+        self.view_head = (bytes(out.data[:cut]), bytes(out.data[cut + 1:]))
+
     async def reap(self):
         """Cuts off the connections too slow to send their request (see REQUEST_MS and BUSY_MS)."""
         while True:
@@ -233,6 +303,20 @@ class BoxServer(Microdot):
 
 
 _IDLE = object()  # serve(): the request is an idle poll, answered with the prebuilt answer
+_VIEW = object()  # serve(): the request asks for the whole view, answered by answer_view
+
+
+def _put_number(buf, at, number):
+    """Writes str(number) (number >= 0) into buf at `at`, allocating nothing; returns where it ends."""
+    digits = 1
+    while number >= 10 ** digits:
+        digits += 1
+    end = at + digits
+    while digits:
+        digits -= 1
+        buf[at + digits] = 48 + number % 10
+        number //= 10
+    return end
 
 
 def _reap(slot, now, full):
@@ -355,24 +439,36 @@ def _scan(slot, end):
     return plain
 
 
-def _polled_version(buf):
-    """N when buf begins with the request line `GET /api/state?v=N HTTP/1.x`, written as str(N)
-    would write it; else -1."""
-    if buf.find(_IDLE_POLL, 0, len(_IDLE_POLL)) != 0:
-        return -1
-    at = len(_IDLE_POLL)
-    version = 0
-    while at - len(_IDLE_POLL) < _VERSION_DIGITS and 48 <= buf[at] <= 57:
-        if buf[at] == 48 and version == 0:
-            return -1  # a leading zero: microdot compares the text, "05" is not "5"
-        version = version * 10 + buf[at] - 48
-        at += 1
-    if at == len(_IDLE_POLL) or buf.find(b" HTTP/1.", at, at + 8) != at or buf[at + 8] not in (48, 49):
-        return -1
+def _state_request(buf):
+    """What the request line at the start of buf asks for: N for `GET /api/state?v=N HTTP/1.x`, N
+    written as str(N) would write it (the route compares the text with the box's version);
+    _FULL_VIEW for `GET /api/state HTTP/1.x`, or a v with a leading zero (never the version's text);
+    _NOT_STATE for anything else (other queries, a v of no or too many digits): microdot's to read."""
+    at = len(_STATE)
+    if buf.find(_STATE, 0, at) != 0:
+        return _NOT_STATE
+    version = _FULL_VIEW
+    if buf[at] == 63:  # "?"
+        if buf.find(b"?v=", at, at + 3) != at:
+            return _NOT_STATE
+        at += 3
+        first = at
+        version = 0
+        while 48 <= buf[at] <= 57:
+            if at - first == _VERSION_DIGITS:
+                return _NOT_STATE
+            version = version * 10 + buf[at] - 48
+            at += 1
+        if at == first:
+            return _NOT_STATE
+        if buf[first] == 48 and at - first > 1:
+            version = _FULL_VIEW  # a leading zero: microdot compares the text, "05" is not "5"
+    if buf.find(b" HTTP/1.", at, at + 8) != at or buf[at + 8] not in (48, 49):
+        return _NOT_STATE
     at += 9
     if buf[at] == 13:
         at += 1
-    return version if buf[at] == 10 else -1
+    return version if buf[at] == 10 else _NOT_STATE
 
 
 class _Collect:

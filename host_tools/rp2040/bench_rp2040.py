@@ -42,6 +42,8 @@ ROWS = (
     ("view_rebuild", "rebuilding the shared part of the view"),
     ("seat_of", "seats.seat_of(token)"),
     ("button_loop", "one pass of the 10 ms button loop, nothing pressed"),
+    ("button_loop_mean", "  the mean pass (the share of the core: / 10 ms)"),
+    ("loop_sleep", "  the asyncio round trip (sleep_ms) that ends each pass"),
 )
 
 
@@ -73,18 +75,27 @@ def stage(kind, work):
     return tree
 
 
-def run_one(kind, firmware_bin, work, timeout):
+def run_one(kind, firmware_bin, work, timeout, entry="run"):
     img = work / ("littlefs-%s.img" % kind)
     image(stage(kind, work), img)
     if firmware_bin.stat().st_size > FS_OFFSET:
         raise SystemExit("%s is larger than the space before the filesystem" % firmware_bin)
     script = work / "go.py"
-    script.write_text("import tidebox_bench\ntidebox_bench.run()\n")
+    script.write_text("import tidebox_bench\ntidebox_bench.%s()\n" % entry)
     env = dict(os.environ, LFS_IMG=str(img), LFS_OFFSET=str(FS_OFFSET))
+    if entry == "profile":  # run.mjs samples the PC: it needs the firmware's symbols
+        syms = work / ("syms-%s.txt" % kind)
+        with open(syms, "w") as f:
+            subprocess.run(["arm-none-eabi-nm", "-n", "-S", str(firmware_bin.with_suffix(".elf"))],
+                           stdout=f, check=True)
+        env["SYMS"] = str(syms)
     print("# %s: booting %s in rp2040js ..." % (kind, firmware_bin), flush=True)
     proc = subprocess.run(["node", str(HERE / "run.mjs"), str(firmware_bin), str(script), str(timeout)],
                           cwd=HERE, env=env, capture_output=True, text=True)
-    (work / ("%s.log" % kind)).write_text(proc.stdout + "\n--- stderr\n" + proc.stderr)
+    (work / ("%s-%s.log" % (kind, entry))).write_text(proc.stdout + "\n--- stderr\n" + proc.stderr)
+    if entry == "profile":
+        lines = [x for x in proc.stdout.splitlines() if x.startswith(("[prof]", "PART"))]
+        print("\n".join("# %s %s" % (kind, x) for x in lines))
     if proc.returncode != 0 or "DONE" not in proc.stdout:
         print(proc.stdout[-3000:] + proc.stderr[-3000:], file=sys.stderr)
         raise SystemExit("the %s run failed (exit %d); log in %s" % (kind, proc.returncode, work))
@@ -136,6 +147,8 @@ def main(argv=None):
     parser.add_argument("--firmware-dir", default=str(build.ROOT / "build" / "firmware"))
     parser.add_argument("--only", choices=("mpy", "frozen"))
     parser.add_argument("--timeout", type=int, default=1200, help="seconds per run")
+    parser.add_argument("--profile", action="store_true",
+                        help="where the cycles go instead of the table (PC sampler; arm-none-eabi-nm)")
     args = parser.parse_args(argv)
     fw = Path(args.firmware_dir)
     builds = {"mpy": fw / ("stock-" + BOARD) / "firmware.bin", "frozen": fw / BOARD / "firmware.bin"}
@@ -151,10 +164,14 @@ def main(argv=None):
     for kind, firmware_bin in builds.items():
         if args.only and kind != args.only:
             continue
+        if args.profile:
+            run_one(kind, firmware_bin, work, args.timeout, "profile")
+            continue
         runs[kind] = run_one(kind, firmware_bin, work, args.timeout)
         for line in runs[kind]["info"]:
             print("# %s %s" % (kind, line))
-    print(table(runs))
+    if runs:
+        print(table(runs))
     print("# logs: %s" % work)
     return 0
 

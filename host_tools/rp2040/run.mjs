@@ -20,6 +20,61 @@ if (process.env.LFS_IMG) {
   const off = Number(process.env.LFS_OFFSET || 0x12c000);
   mcu.flash.set(fs.readFileSync(process.env.LFS_IMG), off);
 }
+// PC sampler (SYMS=syms.txt, from `arm-none-eabi-nm -n -S firmware.elf`): one sample every
+// PROF_CYCLES cycles between the device's "MARK prof_on <label>" and "MARK prof_off <label>" lines,
+// printed as "[prof] <label> <share>% <function>" (the top PROF_TOP), with gc_alloc's calls.
+const PROF_CYCLES = Number(process.env.PROF_CYCLES || 64);
+const PROF_TOP = Number(process.env.PROF_TOP || 25);
+let prof = null;
+let syms = null;
+if (process.env.SYMS) {
+  syms = fs.readFileSync(process.env.SYMS, 'utf8').trim().split('\n').map((l) => l.split(/\s+/))
+    .filter((f) => f.length >= 4).map((f) => [parseInt(f[0], 16), parseInt(f[1], 16), f[3]])
+    .sort((x, y) => x[0] - y[0]);
+  const core = mcu.core;
+  const execute = core.executeInstruction.bind(core);
+  const found = syms.find((x) => x[2] === 'gc_alloc');
+  const gcAlloc = found ? found[0] & ~1 : -1;
+  let next = 0;
+  core.executeInstruction = () => {
+    if (prof) {
+      const pc = core.PC;
+      if (pc === gcAlloc) prof.allocs++;
+      if (core.cycles >= next) {
+        next = core.cycles + PROF_CYCLES;
+        prof.pcs.set(pc, (prof.pcs.get(pc) || 0) + 1);
+      }
+    }
+    return execute();
+  };
+}
+function symbolize(pc) {
+  let lo = 0, hi = syms.length - 1, best = -1;
+  while (lo <= hi) { const mid = (lo + hi) >> 1; if (syms[mid][0] <= pc) { best = mid; lo = mid + 1; } else hi = mid - 1; }
+  if (best < 0) return '?';
+  const [a, sz, name] = syms[best];
+  return pc < a + Math.max(sz, 2) ? name : `?${name}+`;
+}
+function dumpProfile(label) {
+  const byFn = new Map();
+  let total = 0;
+  for (const [pc, n] of prof.pcs) { const f = symbolize(pc); byFn.set(f, (byFn.get(f) || 0) + n); total += n; }
+  const rows = [...byFn].sort((x, y) => y[1] - x[1]);
+  console.log(`[prof] ${label}: ${total} samples of ${PROF_CYCLES} cycles, gc_alloc calls ${prof.allocs}`);
+  for (const [f, n] of rows.slice(0, PROF_TOP)) console.log(`[prof] ${label} ${(100 * n / total).toFixed(1).padStart(5)}% ${f}`);
+}
+let line = '';
+function marks(s) {
+  line += s;
+  let nl;
+  while ((nl = line.indexOf('\n')) >= 0) {
+    const l = line.slice(0, nl).trim().replace(/^OK/, '');  // the raw REPL's OK precedes the first line
+    line = line.slice(nl + 1);
+    const label = l.split(' ')[2] || '';
+    if (l.startsWith('MARK prof_on')) prof = { pcs: new Map(), allocs: 0 };
+    else if (l.startsWith('MARK prof_off') && prof) { dumpProfile(label); prof = null; }
+  }
+}
 const cdc = new USBCDC(mcu.usbCtrl);
 let out = '';
 let state = 'boot';
@@ -51,7 +106,7 @@ cdc.onDeviceConnected = () => { send([13, 10]); };
 cdc.onSerialData = (value) => {
   const s = Buffer.from(value).toString('latin1');
   out += s;
-  if (state === 'script') process.stdout.write(s);
+  if (state === 'script') { process.stdout.write(s); if (syms) marks(s); }
   if (state === 'boot' && out.includes('>>> ')) {
     console.error(`[host] REPL up after ${(Date.now() - t0) / 1000}s wall, ${(mcu.core.cycles / 125e6).toFixed(3)} s emulated`);
     state = 'raw'; out = '';

@@ -7,9 +7,11 @@
 # version); requests go through the web app's serve() on in-memory connections, as `make bench`'s
 # x86 figures do (mp_web_drive.py), so no lwIP or Wi-Fi work is counted.
 import gc
+import io
 import sys
 from time import ticks_diff, ticks_us
 
+import asyncio
 import machine
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "Eve", "Fay", "Gus", "Hal")
@@ -60,8 +62,6 @@ class Connection:
         self.head = b""
 
     def load(self, data):
-        import io
-
         self.stream = io.BytesIO(data)
         self.written = 0
         self.head = b""
@@ -146,6 +146,47 @@ def make_reader(box, board):
     return reader
 
 
+async def loop_passes(board, reader, collector, n, xs=None):
+    """n passes of main.py's reader_loop (the same code), each ended by sleep_ms(0) instead of its
+    10 ms. xs, if given, gets each pass's time (us) without the sleep, for the passes that did not
+    redraw; returns how many redrew."""
+    from tidebox.buttons import Buttons
+
+    buttons = Buttons(("A", "B", "C"))
+    poll = buttons.poll
+    read = board.buttons.read
+    ticks_ms = board.ticks_ms
+    tick = reader.tick
+    collect = collector.tick
+    feed = board.watchdog.feed
+    sleep_ms = asyncio.sleep_ms
+    passes = 0
+    drawn = 0
+    while passes < n:
+        t0 = ticks_us()
+        drew = False
+        passes += 1
+        now = ticks_ms()
+        levels = read()
+        if buttons.busy or True in levels:
+            for name, kind in poll(levels, now):
+                reader.press(name, kind)
+            drew = tick(now)
+        elif passes & 1:
+            drew = tick(now)
+        if not passes & 3:
+            collect()
+        if not passes & 7:
+            feed()
+        dt = ticks_diff(ticks_us(), t0)
+        if drew:
+            drawn += 1
+        elif xs is not None:
+            xs.append(dt)
+        await sleep_ms(0)
+    return drawn
+
+
 def run():
     heap("first_prompt")
     print("INFO freq=%d platform=%s version=%s" % (machine.freq(), sys.platform, sys.version))
@@ -154,8 +195,7 @@ def run():
     import asyncio
 
     import board as board_module
-    from tidebox import web
-    from tidebox.buttons import Buttons
+    from tidebox import buttons, web  # noqa: F401 - imported here to time the imports
 
     print("INFO import_ms=%.1f" % (ticks_diff(ticks_us(), t0) / 1000))
     board = board_module.make_board()
@@ -230,36 +270,101 @@ def run():
     gc.collect()
     heap("after_requests")
 
-    # One pass of main.py's 10 ms button loop with nothing pressed.
-    buttons = Buttons(("A", "B", "C"))
+    # One pass of main.py's 10 ms button loop (reader_loop) with nothing pressed, the asyncio sleep
+    # that ends it apart (below); the idle collector as main.py makes it.
+    from tidebox.collect import Collector
+
+    collector = Collector(board.tcp_gate, app)
+    collector.start()
     reader.tick(board.ticks_ms())
-
-    def loop_pass():
-        now = board.ticks_ms()
-        for name, kind in buttons.poll(board.buttons.read(), now):
-            reader.press(name, kind)
-        drew = reader.tick(now)
-        board.watchdog.feed()
-        return drew
-
     xs = []
-    drawn = 0
-    for _ in range(200):
-        t0 = ticks_us()
-        d = loop_pass()
-        dt = ticks_diff(ticks_us(), t0)
-        if d:
-            drawn += 1
-        else:
-            xs.append(dt)
+    drawn = asyncio.run(loop_passes(board, reader, collector, 200, xs))
     report("button_loop", xs, extra="redraws_excluded=%d frames=%d" % (drawn, board.display.frames))
+    report("button_loop_mean", [sum(xs) / len(xs)])  # passes alternate (the reader's tick every other)
+
+    async def sleeps(n):
+        xs = []
+        for _ in range(n):
+            t0 = ticks_us()
+            await asyncio.sleep_ms(0)
+            xs.append(ticks_diff(ticks_us(), t0))
+        return xs
+
+    report("loop_sleep", asyncio.run(sleeps(50)))  # the scheduler's round trip that ends each pass
     gc.collect()
     gc.disable()
     a0 = gc.mem_alloc()
-    for _ in range(10):
-        loop_pass()
+    asyncio.run(loop_passes(board, reader, collector, 10))
     print("ALLOC button_loop %d" % ((gc.mem_alloc() - a0) // 10))
     gc.enable()
     gc.collect()
     heap("end")
+    print("DONE")
+
+
+def mark(text):
+    print("MARK " + text)
+    import time
+
+    time.sleep_ms(30)  # the host sees the line (over USB) before the work starts
+
+
+def profile():
+    """Where the cycles go, for run.mjs's PC sampler (bench_rp2040.py --profile): a stretch of idle
+    polls, of full views and of button-loop passes, each between MARK prof_on/prof_off lines (the
+    30 ms pauses around each mark show up as the idle loop's share)."""
+    import asyncio
+
+    import board as board_module
+    from tidebox import web
+    from tidebox.buttons import Buttons
+
+    board = board_module.make_board()
+    box, tokens = make_game(board, board_module.MemStorage())
+    reader = make_reader(box, board)
+    app = web.make_app(box, board)
+    conn = Connection()
+    idle = [poll_bytes(box.version, tokens[i]) for i in range(8)]
+    full = [poll_bytes(0, tokens[i]) for i in range(8)]
+
+    async def serve_many(requests, n):
+        for i in range(n):
+            conn.load(requests[i & 7])
+            await app.serve(conn, conn)
+
+    asyncio.run(serve_many(full, 8))
+    asyncio.run(serve_many(idle, 8))
+    gc.collect()
+    mark("prof_on idle_poll")
+    asyncio.run(serve_many(idle, 100))
+    mark("prof_off idle_poll")
+    gc.collect()
+    mark("prof_on full_view")
+    asyncio.run(serve_many(full, 40))
+    mark("prof_off full_view")
+    from tidebox.collect import Collector
+
+    buttons = Buttons(("A", "B", "C"))
+    collector = Collector(board.tcp_gate, app)
+    collector.start()
+    reader.tick(board.ticks_ms())
+    now = board.ticks_ms()
+    levels = board.buttons.read()
+    parts = (("ticks_ms", board.ticks_ms), ("buttons.read", board.buttons.read), ("reader.top", reader.top),
+             ("buttons.poll", lambda: buttons.poll(levels, now)), ("reader.tick", lambda: reader.tick(now)),
+             ("collector.tick", collector.tick), ("watchdog.feed", board.watchdog.feed))
+    for name, part in parts:  # each part of a pass: its time (us) and the heap it allocates (B)
+        gc.collect()
+        gc.disable()
+        a0 = gc.mem_alloc()
+        t0 = ticks_us()
+        for _ in range(50):
+            part()
+        dt = ticks_diff(ticks_us(), t0)
+        print("PART %s us=%.1f alloc=%d" % (name, dt / 50, (gc.mem_alloc() - a0) // 50))
+        gc.enable()
+    gc.collect()
+    mark("prof_on button_loop")
+    asyncio.run(loop_passes(board, reader, collector, 400))
+    mark("prof_off button_loop")
     print("DONE")
