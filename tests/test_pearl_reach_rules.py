@@ -495,3 +495,12 @@ def test_leaving_hands_the_seat_to_a_rival():
     state["phase"] = R.PHASE_OVER
     with pytest.raises(R.NotNow):
         R.leave(state, 0)
+
+
+def test_rivals_skip_a_persons_name_in_any_case_under_both_interpreters(mp):
+    """A rival never takes a person's name, whatever its case (base.folded, as players' names)."""
+    calls = [[["GULL", "heron"], 2], [["gUlL"], 1], [["Crab", "Ógull"], 2]]
+    expected = [["GULL", "heron", "Crab", "Tern"], ["gUlL", "Heron"], ["Crab", "Ógull", "Gull", "Heron"]]
+    names = [R.new_game(people, {"rivals": n, "first": 0}, Seeded(1).below)["names"] for people, n in calls]
+    assert names == expected
+    assert [r["ok"] for r in mp.call_many("mp_fold_names", "pr_names", calls)] == expected

@@ -666,3 +666,23 @@ def test_replay_error_is_a_value_error():
     assert issubclass(qd.ReplayError, ValueError)
     with pytest.raises(ValueError, match="turn 1"):
         qd.replay("steady", 2, 0, [None])
+
+
+def test_club_names_compare_case_beyond_ascii_under_both_interpreters(mp):
+    """Two clubs may not share a name in any case, as players' names (base.folded), on the box too
+    (MicroPython's str.lower() changes ASCII letters only)."""
+    def rename(first, second):  # as mp_fold_names.qd_rename does on the box
+        state = game()
+        qd.move(state, None, "rename", {"club": "A", "name": first})
+        try:
+            qd.move(state, None, "rename", {"club": "B", "name": second})
+        except qd.GameError as e:
+            return e.message
+        return "ok"
+
+    calls = [["étoile", "ÉTOILE"], ["Ёлка", "ёлка"], ["Łąka", "ŁĄKA"], ["Oak", "OAK"], ["Étoile", "Etoile"],
+             ["Bö", "Bo"]]
+    expected = ["another club is already called étoile", "another club is already called Ёлка",
+                "another club is already called Łąka", "another club is already called Oak", "ok", "ok"]
+    assert [rename(*c) for c in calls] == expected
+    assert [r["ok"] for r in mp.call_many("mp_fold_names", "qd_rename", calls)] == expected

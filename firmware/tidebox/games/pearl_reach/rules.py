@@ -10,7 +10,7 @@
 # the cell in the same row of the bay to the left and to the right. "The marker nearest the water"
 # in a bay is the one in its lowest occupied row (one cell holds one marker, so it is never a tie).
 
-from tidebox.games.base import GameError, NotNow, ranked
+from tidebox.games.base import GameError, NotNow, folded, ranked
 from tidebox.games.base import check_name as _check_name
 from tidebox.games.base import shuffled
 
@@ -261,7 +261,7 @@ def new_game(names, options, below):
             break
         taken = False
         for other in clean:
-            if other.lower() == name.lower():
+            if folded(other) == folded(name):
                 taken = True
         if not taken:
             clean.append(name)

@@ -11,7 +11,7 @@
 # Nothing is hidden in this game: values, every player's shares, the payouts and the turn log are
 # public.
 
-from tidebox.games.base import GameError, NotNow, ranked
+from tidebox.games.base import GameError, NotNow, folded, ranked
 from tidebox.games.base import check_name as _check_name
 
 GAME_ID = "quiet_dividend"
@@ -421,7 +421,7 @@ def _rename(state, seat, args):
     except GameError as e:
         raise GameError(e.message.replace("a name", "a club's name"))
     for other in others:
-        if other.lower() == text.lower():
+        if folded(other) == folded(text):
             raise GameError("another club is already called %s" % other)
     if text.upper() in CLUBS and text.upper() != CLUBS[c]:
         raise GameError("club %s cannot take another club's letter" % CLUBS[c])
