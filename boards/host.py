@@ -11,7 +11,9 @@
 # with a collection), each connection N/8 ms (an idle poll is ~5 ms) and each frame sent to the
 # panel N/2 ms (1 KB over I2C at 400 kHz is ~23 ms). The time is spent blocking, as the board's
 # one CPU is: the button loop and the other connections wait meanwhile. The simulator's own /sim
-# routes (the tests' probes) are not paced.
+# routes (the tests' probes) are not paced. TIDEBOX_SAVE_MS=N (by default N/2 of the pace) makes
+# each save to flash spend N ms between writing its temporary file and the rename that commits it,
+# as erasing and programming the flash's sectors does on the board (a 4 KB sector erase is ~45 ms).
 import os
 import sys
 import time
@@ -216,6 +218,9 @@ class Board:
         self.uid = _env("TIDEBOX_UID", "e6614103e7452d2f")
         self.pace_ms = int(_env("TIDEBOX_PACE_MS", "0"))
         self.display.pace_ms = self.pace_ms // 2
+        self.save_ms = int(_env("TIDEBOX_SAVE_MS", str(self.pace_ms // 2)))
+        if self.save_ms:
+            _pace_saves(self.save_ms)
         try:
             os.mkdir(self.storage_dir)
         except OSError:
@@ -268,6 +273,26 @@ def _pace(app, ms):
 
     app.serve = paced_serve
     app.dispatch_request = paced_dispatch
+
+
+def _pace_saves(ms):
+    """Every save (tidebox/storage.py: a temporary file, then a rename) blocks ms after writing the
+    temporary file, before the rename, as the flash's programming does (see TIDEBOX_SAVE_MS above)."""
+    from tidebox import storage
+
+    real = storage.os
+
+    class PacedOs:
+        stat = staticmethod(real.stat)
+        remove = staticmethod(real.remove)
+
+        @staticmethod
+        def rename(old, new):
+            if old.endswith(".tmp"):
+                time.sleep_ms(ms)
+            real.rename(old, new)
+
+    storage.os = PacedOs
 
 
 def make_board():

@@ -2,9 +2,14 @@
 the middle of requests, torn and damaged saves, and phones that reload, lose Wi-Fi, move to another
 phone or open the same seat twice.
 
-The power-cut run kills the box (SIGKILL) a few milliseconds after firing a request or a button
-press, at random, through a scripted 8-player game. CI cuts TIDEBOX_POWER_CUTS (default 8) times;
-the full run is `TIDEBOX_POWER_CUTS=200 .venv/bin/python -m pytest tests/test_faults.py -k power`.
+The power-cut run kills the box (SIGKILL) through a scripted 8-player game, with saves at the
+board's pace (each spends its flash time between writing the temporary file and the rename): at a
+random moment after firing a request or a button press, or aimed at a phone's request, once the
+save's temporary file appears (mid-save) or once the save is in place and the answer not yet out
+(mid-answer). What each cut hit is told from what it left (a temporary file, a
+move applied without a whole answer), and the run requires cuts of both kinds. CI cuts
+TIDEBOX_POWER_CUTS (default 8) times, more if needed to see both kinds; the full run is
+`TIDEBOX_POWER_CUTS=200 .venv/bin/python -m pytest tests/test_faults.py -k power`.
 """
 
 import io
@@ -17,26 +22,55 @@ import time
 from pathlib import Path
 
 import pytest
-from boxrig import ApiError, BoxProcess
+from boxrig import BOARD_PACE_MS, ApiError, BoxProcess
 from PIL import Image
 
 import fuzzing
 
 POWER_CUTS = int(os.environ.get("TIDEBOX_POWER_CUTS", "8"))
 ACTIONS_PER_GAME = 110  # about: 6 rounds of a card, 8+ allocations, a reveal and its steps
-API_CUT_S = (0.002, 0.015)  # an answer takes 1-3 ms: most cuts land within it, some after
+# Each save spends the board's flash time (boards/host.py, TIDEBOX_SAVE_MS) between writing its
+# temporary file and the rename; the answer then takes 1-3 ms: random cuts land before, within or
+# after them.
+SAVE_MS = BOARD_PACE_MS // 2
+API_CUT_S = (0.003, 0.03)
 PRESS_CUT_S = 0.25  # a press is held 80 ms and handled on release by the 10 ms button loop
+AIMS = ("mid-save", "mid-answer", "random")  # a phone's request cut in turn at each
+MID_SAVE, MID_ANSWER = "cut mid-save", "cut mid-answer"  # what the cuts are seen to have hit
 
 
 # ---------------------------------------------------------------- power cuts during requests
 
 
-def fire(port, request, delay):
-    """Send a request, pull the plug `delay` seconds later (the caller kills), return the socket."""
+def fire(port, request, until):
+    """Send a request and return the socket once `until()` is true (the caller then kills)."""
     sock = socket.create_connection((fuzzing.HOST, port), timeout=5)
     sock.sendall(request)
-    time.sleep(delay)
+    deadline = time.monotonic() + 2
+    while not until() and time.monotonic() < deadline:
+        time.sleep(0.0005)
     return sock
+
+
+def saved_holds(saved, action):
+    """Whether the saved game already holds a phone's move (its seat's allocation and lock)."""
+    try:
+        game = json.loads(saved.read_text())["game"]
+    except (OSError, ValueError, KeyError):
+        return False
+    seat = action[1]
+    if action[0] == "unready":
+        return game["locked"][seat] is False
+    return game["hidden"][seat] == action[2] and game["locked"][seat] is action[3]
+
+
+def file_stamp(path):
+    """(mtime_ns, size) of a file, or None when there is none."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
 
 
 def answer_before_the_cut(sock):
@@ -73,7 +107,8 @@ class PoweredGame:
         self.round = None
         self.mine = {}  # seat -> (allocation, locked) as acknowledged
         self.cuts = 0
-        self.outcomes = {"half-done save": 0}
+        self.api_cuts = 0
+        self.outcomes = {MID_SAVE: 0, MID_ANSWER: 0}
         self.last_tmp = None
         self.press_cut_at = None  # where the game was when a press was last cut
         self.screen = None
@@ -138,20 +173,31 @@ class PoweredGame:
         self.learn(self.views())
 
     def cut(self, action):
-        """Fire the action, pull the plug a random moment later, start again and check."""
+        """Fire the action, pull the plug (a random moment later, or aimed at the save or the answer),
+        start again and check."""
+        state = Path(self.box.state_dir)
+        tmp, saved = state / "game.json.tmp", state / "game.json"
+        aim = "random"
         if action[0] == "press":
             delay = self.rng.uniform(0, PRESS_CUT_S)
         else:
-            delay = self.rng.uniform(0, API_CUT_S[0] if self.rng.random() < 0.7 else API_CUT_S[1])
-        sock = fire(self.box.port, self.request_for(action), delay)
+            aim = AIMS[self.api_cuts % len(AIMS)]
+            self.api_cuts += 1
+            delay = self.rng.uniform(0, API_CUT_S[0] if self.rng.random() < 0.3 else API_CUT_S[1])
+        before = (file_stamp(tmp), file_stamp(saved))
+        start = time.monotonic()
+        until = {
+            "random": lambda: time.monotonic() - start >= delay,
+            "mid-save": lambda: file_stamp(tmp) not in (None, before[0]),  # written, not yet renamed
+            "mid-answer": lambda: file_stamp(tmp) is None and saved_holds(saved, action),  # renamed
+        }[aim]
+        sock = fire(self.box.port, self.request_for(action), until)
         self.box.kill()
         self.cuts += 1
         reply = answer_before_the_cut(sock)
-        state = Path(self.box.state_dir)
-        tmp = state / "game.json.tmp"
-        if tmp.exists() and (tmp.stat().st_mtime_ns, tmp.stat().st_size) != self.last_tmp:
-            self.last_tmp = (tmp.stat().st_mtime_ns, tmp.stat().st_size)
-            self.outcomes["half-done save"] += 1
+        if file_stamp(tmp) not in (None, self.last_tmp):
+            self.last_tmp = file_stamp(tmp)
+            self.outcomes[MID_SAVE] += 1  # a save was under way: its temporary file, not yet renamed
         self.box.start()
         assert not (state / "game.json.bad").exists(), "a power cut damaged the save"
         json.loads((state / "game.json").read_text())  # whole, never half-written
@@ -183,7 +229,7 @@ class PoweredGame:
         if action[0] == "press":
             outcome = "press moved the game on" if changed else "press lost, or nothing saved to move"
         else:
-            outcome = "acknowledged" if acked else "applied, answer lost" if changed else "not applied"
+            outcome = "acknowledged" if acked else MID_ANSWER if changed else "not applied"
         self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
         if moved:
             assert action[0] == "press", "only the reader's press moves the game on"
@@ -205,14 +251,24 @@ def test_power_cuts_during_requests_lose_nothing_acknowledged(sim_tree, tmp_path
     rng = random.Random(20261130)
     chance = min(0.5, POWER_CUTS / ACTIONS_PER_GAME)  # at most every other step: the games go on
     cuts = games = 0
-    outcomes = {}
-    while cuts < POWER_CUTS:
-        box = BoxProcess(sim_tree, tmp_path / ("game%d" % games) / "state").start()
+    outcomes = {MID_SAVE: 0, MID_ANSWER: 0}
+    most = POWER_CUTS + 12  # cuts beyond POWER_CUTS while one kind has not been seen yet
+
+    def enough(game):
+        seen = [outcomes[kind] + game.outcomes[kind] for kind in (MID_SAVE, MID_ANSWER)]
+        total = cuts + game.cuts
+        return total >= most or (total >= POWER_CUTS and all(seen))
+
+    while cuts < POWER_CUTS or not all(outcomes[kind] for kind in (MID_SAVE, MID_ANSWER)):
+        if cuts >= most:
+            break
+        box = BoxProcess(sim_tree, tmp_path / ("game%d" % games) / "state",
+                         env={"TIDEBOX_SAVE_MS": str(SAVE_MS)}).start()
         try:
             box.choose()
             game = PoweredGame(box, rng)
             for _ in range(20 * ACTIONS_PER_GAME):
-                if game.over() or game.cuts + cuts >= POWER_CUTS:
+                if game.over() or enough(game):
                     break
                 action = game.next_action()
                 if rng.random() < chance and game.may_cut(action):
@@ -223,7 +279,7 @@ def test_power_cuts_during_requests_lose_nothing_acknowledged(sim_tree, tmp_path
                 if game.over() or games > 0:  # the first game is always played to its end
                     break
                 game.act(game.next_action())
-            assert game.over() or game.cuts + cuts >= POWER_CUTS, "the game got stuck"
+            assert game.over() or enough(game), "the game got stuck"
             cuts += game.cuts
             for outcome, count in game.outcomes.items():
                 outcomes[outcome] = outcomes.get(outcome, 0) + count
@@ -231,7 +287,11 @@ def test_power_cuts_during_requests_lose_nothing_acknowledged(sim_tree, tmp_path
         finally:
             box.stop()
     print("power cuts: %d in %d game(s): %s" % (cuts, games, json.dumps(outcomes)))
-    assert cuts == POWER_CUTS
+    assert cuts >= POWER_CUTS
+    # the cuts hit what they are meant to: a save under way (its temporary file left behind, the
+    # saved game still the old one or the new one) and a move saved whose answer never got out
+    assert outcomes[MID_SAVE] > 0, "no cut landed mid-save in %d cuts: %r" % (cuts, outcomes)
+    assert outcomes[MID_ANSWER] > 0, "no cut landed mid-answer in %d cuts: %r" % (cuts, outcomes)
 
 
 # ---------------------------------------------------------------- torn and damaged saves
