@@ -32,12 +32,19 @@ def frame_to_image(hex_frame):
 
 
 @pytest.fixture(scope="module")
-def frames(mp, tmp_path_factory):
+def rendered(mp, tmp_path_factory):
+    """(texts drawn off the panel by label, frames by label) from render_screens.py."""
     state = tmp_path_factory.mktemp("screens")
     # A larger heap than the box: this script is compiled from source and keeps every frame.
     proc = mp.run(MP_SCRIPTS / "render_screens.py", heap="2M", env={"TIDEBOX_STATE_DIR": str(state)})
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    lines = proc.stdout.strip().splitlines()
+    return json.loads(lines[-2]), json.loads(lines[-1])
+
+
+@pytest.fixture(scope="module")
+def frames(rendered):
+    return rendered[1]
 
 
 def test_every_screen_has_been_rendered(frames):
@@ -73,10 +80,13 @@ def test_screens_match_golden_pngs(frames):
     assert problems == []
 
 
-def test_no_screen_is_blank_and_no_text_leaves_the_panel(frames):
+def test_no_screen_is_blank_and_no_text_leaves_the_panel(rendered):
+    outside, frames = rendered
     for label, hex_frame in frames.items():
         data = bytes.fromhex(hex_frame)
         assert any(data), label
+    # every 8x8 text the screens draw fits on the 128x64 panel whole (framebuf would clip it silently)
+    assert outside == {}
 
 
 def lit_in(image, box):

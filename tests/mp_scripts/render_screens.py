@@ -25,6 +25,19 @@ try:
 except ImportError:
     pass
 frames = {}
+outside = {}  # label -> every text drawn (partly) off the 128x64 panel: [text, x, y]
+drawn_outside = []
+_text = board.display.text
+
+
+def text_on_panel(s, x, y, c=1):
+    """framebuf's text(), noting any 8x8 text that does not fit on the panel (framebuf clips it)."""
+    if x < 0 or y < 0 or x + 8 * len(s) > 128 or y + 8 > 64:
+        drawn_outside.append([s, x, y])
+    _text(s, x, y, c)
+
+
+board.display.text = text_on_panel
 
 
 def snap(label, screen=None, now=0, **fields):
@@ -33,8 +46,11 @@ def snap(label, screen=None, now=0, **fields):
         for key, value in fields.items():
             setattr(screen, key, value)
         reader.stack = [screen]
+    drawn_outside.clear()
     reader.draw(now)
     frames[label] = binascii.hexlify(board.display.buffer).decode()
+    if drawn_outside:
+        outside[label] = list(drawn_outside)
 
 
 snap("splash", lobby.Splash(reader))
@@ -109,4 +125,5 @@ for _ in range(5):
 box.move(None, "next_round")
 snap("final_winner", flow.Final(reader), step=0)
 snap("final_standings", flow.Final(reader), step=1)
+print(json.dumps(outside))
 print(json.dumps(frames))
