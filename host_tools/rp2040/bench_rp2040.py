@@ -38,6 +38,7 @@ ROWS = (
     ("idle_poll_threshold", "  the same with gc.threshold(mem_free // 16)"),
     ("full_view", "a full-view request"),
     ("full_view_threshold", "  the same with gc.threshold(mem_free // 16)"),
+    ("change_8_views", "a change, then the eight phones' full views"),
     ("gc_collect", "gc.collect(), 8-player game"),
     ("view_rebuild", "rebuilding the shared part of the view"),
     ("seat_of", "seats.seat_of(token)"),

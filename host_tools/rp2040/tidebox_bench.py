@@ -11,7 +11,6 @@ import io
 import sys
 from time import ticks_diff, ticks_us
 
-import asyncio
 import machine
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "Eve", "Fay", "Gus", "Hal")
@@ -150,6 +149,8 @@ async def loop_passes(board, reader, collector, n, xs=None):
     """n passes of main.py's reader_loop (the same code), each ended by sleep_ms(0) instead of its
     10 ms. xs, if given, gets each pass's time (us) without the sleep, for the passes that did not
     redraw; returns how many redrew."""
+    import asyncio
+
     from tidebox.buttons import Buttons
 
     buttons = Buttons(("A", "B", "C"))
@@ -216,6 +217,9 @@ def run():
             xs.append(ticks_diff(ticks_us(), t0))
         return xs
 
+    def idle_now():
+        return [poll_bytes(box.version, tokens[i]) for i in range(8)]
+
     asyncio.run(serve_many(full, 8))  # every seat's view built once (first poll of this version)
     print("INFO full view %d bytes %r" % (conn.written, conn.head))
     asyncio.run(serve_many(idle, 1))
@@ -223,6 +227,22 @@ def run():
     gc.collect()
     heap("game")
     report("gc_collect", time_gc())
+
+    async def changes(n):
+        xs = []
+        for _ in range(n):
+            box.version += 1  # what every change does (box.changed), without the save to flash
+            t0 = ticks_us()
+            for seat in range(8):
+                conn.load(full[seat])
+                await app.serve(conn, conn)
+            xs.append(ticks_diff(ticks_us(), t0))
+        return xs
+
+    report("change_8_views", asyncio.run(changes(9)))
+    idle = idle_now()  # the version moved on: these are idle polls again
+    asyncio.run(serve_many(idle, 1))
+    gc.collect()
 
     # The shared part of the view rebuilt (the first poll after a change), and the seat lookup.
     if hasattr(box, "_public_version") and hasattr(box, "view_chunks"):
@@ -291,11 +311,15 @@ def run():
         return xs
 
     report("loop_sleep", asyncio.run(sleeps(50)))  # the scheduler's round trip that ends each pass
-    gc.collect()
-    gc.disable()
-    a0 = gc.mem_alloc()
-    asyncio.run(loop_passes(board, reader, collector, 10))
-    print("ALLOC button_loop %d" % ((gc.mem_alloc() - a0) // 10))
+    used = []
+    for n in (10, 110):  # the difference: the passes' own, not the set-up's
+        gc.collect()
+        gc.disable()
+        a0 = gc.mem_alloc()
+        asyncio.run(loop_passes(board, reader, collector, n))
+        used.append(gc.mem_alloc() - a0)
+        gc.enable()
+    print("ALLOC button_loop %d" % ((used[1] - used[0]) // 100))
     gc.enable()
     gc.collect()
     heap("end")
