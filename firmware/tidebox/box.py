@@ -7,7 +7,7 @@
 # action whose save fails is undone (the box goes back to what flash holds).
 import json
 
-from tidebox import games, hotspot, timer
+from tidebox import games, hotspot, timer, viewjson
 from tidebox.games.base import GameError, check_name
 from tidebox.seats import Seats
 
@@ -20,49 +20,6 @@ SETUP = "setup"  # the reader sets the game's options
 PLAY = "play"
 OVER = "over"
 PHASES = (CHOOSE, JOIN, SETUP, PLAY, OVER)
-
-
-def _open_object(value, parts):
-    """Appends the JSON of a dict to `parts` without its closing brace (see _pieces)."""
-    _pieces(value, parts)
-    parts[-1] = parts[-1][:-1]
-
-
-def _pieces(value, parts, lead="", depth=2):
-    """Appends the JSON of `value` to `parts` in pieces: a dict or a list of containers (the players,
-    the rounds, the last reveal) is split into its keys and elements, `depth` levels deep, so no
-    piece needs a free block larger than one small value (a long-running heap may have no 1.5 KB in
-    one piece). json.dumps writes each piece in C (walking the whole value in Python, as an earlier
-    encoder did, took 40 times the heap)."""
-    if depth and isinstance(value, dict) and value:
-        head = lead + "{"
-        for key in value:
-            _pieces(value[key], parts, head + json.dumps(key) + ":", depth - 1)
-            head = ","
-        parts.append(b"}")
-    elif depth and isinstance(value, list) and value and isinstance(value[0], (dict, list)):
-        head = lead + "["
-        for element in value:
-            _pieces(element, parts, head, depth - 1)
-            head = ","
-        parts.append(b"]")
-    else:
-        parts.append((lead + json.dumps(value)).encode())
-
-
-def _joined(parts, size=512):
-    """The pieces joined into blocks of up to `size` bytes: the cached view is then a few dozen
-    objects instead of hundreds (each small object costs a header and a rounded-up heap block)."""
-    out = []
-    buf = bytearray()
-    for part in parts:
-        if buf and len(buf) + len(part) > size:
-            out.append(bytes(buf))
-            buf = bytearray()
-        buf.extend(part)
-    if buf:
-        out.append(bytes(buf))
-    return out
 
 
 class Refused(Exception):
@@ -467,12 +424,12 @@ class Box:
             seats = [{"name": n, "present": p} for n, p in zip(self.seats.names, self.seats.present)]
             head = {"box": self.phase, "ssid": self.ssid(), "seats": seats, "kind": self.game_id,
                     "seq": self.seq}
-            parts = []
-            _open_object(head, parts)
+            out = viewjson.Blocks()
+            out.members(head)
             if self.state:
-                parts.append(b',"game":')
-                _open_object(self.rules.public_view(self.state), parts)
-            self._public = _joined(parts)
+                out.text(',"game":')
+                out.members(self.rules.public_view(self.state))
+            self._public = out.done()
             self._public_version = self.version
         return self._public
 
