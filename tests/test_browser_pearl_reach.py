@@ -2,7 +2,8 @@
 rivals who move on the box by themselves play a whole game. The person whose turn it is sees exactly
 the rules' legal placements and shifts glowing, a shell badge on every cell that would cost them one,
 aims with a tap and places with "Place", shifts by tapping a marker then a neighbour; everyone sees whose
-turn it is, a rival thinking, what happened in words; the game info holds every bay and the whole log."""
+turn it is, a rival thinking, what happened in words; the game info holds every bay and the whole log.
+The page says every kind of log entry word for word as the rules do."""
 
 import json
 import random
@@ -13,6 +14,8 @@ from browser_firmware import firmware_tracebacks, join, wait_until
 from page_fakebox import screenshot
 from playwright.sync_api import expect
 from test_pearl_reach_box import HEAP, follow, let_rivals_move, saved
+from test_pearl_reach_rules import SENTENCES
+from test_pearl_reach_rules import game as new_game
 
 from tidebox.games.pearl_reach import rules
 
@@ -96,7 +99,7 @@ def test_two_phones_and_two_rivals_play_a_whole_game(sim, open_fw_phone, fw_box)
         me, other = phones[seat], phones[1 - seat]
         expect(status(me)).to_have_text("Your turn, " + name)
         expect(status(other)).to_have_text(name + "\u2019s turn")
-        expect(me.locator("#other .pr-log li").last).to_have_text(model["log"][-1])
+        expect(me.locator("#other .pr-log li").last).to_have_text(rules.entry_text(model, model["log"][-1]))
         places = rules.placements(model, seat)
         sources = {frm for frm, _ in rules.shifts(model, seat)}
         costly = [c for c in range(rules.CELLS)
@@ -154,11 +157,42 @@ def test_two_phones_and_two_rivals_play_a_whole_game(sim, open_fw_phone, fw_box)
     page = phones[1]
     page.get_by_text("Game info").click()
     expect(page.locator("#other details table.sheet").first.locator("tbody tr")).to_have_count(rules.BAYS)
-    expect(page.locator("#other details .pr-log li")).to_have_count(len(model["log"]))
-    expect(page.locator("#other details .pr-log li").last).to_have_text(model["log"][-1])
+    said = [rules.entry_text(model, e) for e in model["log"]]
+    expect(page.locator("#other details .pr-log li")).to_have_text(said)
     screenshot(page, "pearl-reach-over")
     # usable by touch at 320 px: nothing wider than the screen, cells at least 44 px each way
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     box = page.locator('#other button[data-cell="0"]').bounding_box()
     assert box["width"] >= 44 and box["height"] >= 44
     wait_until(lambda: fw_box.screen() == "pr_final", "the box shows the final standings")
+
+
+def test_the_page_says_every_log_entry_as_the_rules_do(phone):
+    """page.js's formatter (run in the page) against rules.entry_text: every kind of entry, and the whole
+    log of seeded games with people leaving and shells running out (splits, waits, shared wins)."""
+    views, logs, words = [], [], []
+    state = new_game(names=("Ada", "Bo", "Cy", "Di"))
+    views.append(json.loads(json.dumps(rules.public_view(state))))
+    logs.append([e for e, _ in SENTENCES])
+    words.append([w for _, w in SENTENCES])
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = new_game(names=("Ada", "Bo", "Cy", "Di")[:2 + seed % 3], seed=seed + 1)
+        state["pearls"] = rng.sample([3, 4, 4, 5, 5], 5)
+        while not rules.is_over(state):
+            seat = rules.current(state)
+            if rng.random() < 0.03 and state["rivals"][seat] is None:
+                rules.leave(state, seat)
+            if rng.random() < 0.1 and not state["shifted"]:
+                state["shells"][rng.randrange(len(state["names"]))] = 0
+                rules._settle(state)
+                continue
+            move = rng.choice(rules.legal_moves(state, seat))
+            rules.move(state, seat, move["move"], move["args"])
+        views.append(json.loads(json.dumps(rules.public_view(state))))
+        logs.append(state["log"])
+        words.append([rules.entry_text(state, e) for e in state["log"]])
+    assert {e & 15 for log in logs for e in log} == set(range(rules.TIDE + 3))
+    said = phone.evaluate("""([views, logs]) => views.map(
+        (g, i) => logs[i].map((e) => Tidebox.games.pearl_reach.say(g, e)))""", [views, logs])
+    assert said == words

@@ -160,6 +160,8 @@ def test_rules_answers_identical_under_micropython(mp):
     saved = json.loads(json.dumps(state))
     module = "tidebox.games.pearl_reach.rules"
     for func, args in (("public_view", [saved]), ("legal_moves", [saved, R.current(state)]),
-                       ("standings", [saved]), ("bay_award", [5, 4, [2, 2, 1]])):
+                       ("standings", [saved]), ("bay_award", [5, 4, [2, 2, 1]]),
+                       ("entry_text", [saved, state["log"][0]]), ("entry_text", [saved, state["log"][-1]]),
+                       ("entry_text", [saved, (1 << 29) - 1 - 15 + R.TIDE + 2])):
         expected = json.loads(json.dumps(getattr(R, func)(*args)))
         assert mp.call(module, func, *args) == expected, func

@@ -29,6 +29,11 @@ def last_turn_before_tide(state):
     state["turn"] = state["per_round"] * len(state["order"]) - 1
 
 
+def said(state):
+    """The log in words, as the box's news screen and the phones show it."""
+    return [R.entry_text(state, e) for e in state["log"]]
+
+
 def refused(state, seat, name, args, status=400):
     before = copy.deepcopy(state)
     with pytest.raises(R.GameError) as err:
@@ -107,10 +112,11 @@ def test_pearls_are_dealt():
 
 
 def test_neighbours_are_up_down_and_across_the_same_row():
-    assert set(R.NEIGHBOURS[cell(3, 3)]) == {cell(3, 2), cell(3, 4), cell(2, 3), cell(4, 3)}
-    assert set(R.NEIGHBOURS[cell(1, 1)]) == {cell(1, 2), cell(2, 1)}
-    assert set(R.NEIGHBOURS[cell(5, 5)]) == {cell(5, 4), cell(4, 5)}
-    assert cell(2, 4) not in R.NEIGHBOURS[cell(3, 3)]  # no diagonals
+    assert set(R.neighbours(cell(3, 3))) == {cell(3, 2), cell(3, 4), cell(2, 3), cell(4, 3)}
+    assert set(R.neighbours(cell(1, 1))) == {cell(1, 2), cell(2, 1)}
+    assert set(R.neighbours(cell(5, 5))) == {cell(5, 4), cell(4, 5)}
+    assert set(R.neighbours(cell(1, 5))) == {cell(1, 4), cell(2, 5)}  # not round to the next bay's row 1
+    assert cell(2, 4) not in R.neighbours(cell(3, 3))  # no diagonals
 
 
 def test_nearest_the_water_is_the_lowest_row():
@@ -129,7 +135,7 @@ def test_place_on_any_empty_cell_ends_the_turn():
     R.move(state, 0, "place", {"cell": cell(4, 5)})
     assert state["cells"][cell(4, 5)] == 0 and R.to_act(state) == [1]
     assert state["shells"] == [3, 3]
-    assert "Ada landed in bay 4 row 5." in state["log"]
+    assert "Ada landed in bay 4 row 5." in said(state)
 
 
 @pytest.mark.parametrize("where", [(3, 4), (3, 2), (2, 3), (4, 3)])
@@ -138,7 +144,7 @@ def test_landing_next_to_a_rival_costs_a_shell(where):
     put(state, 1, cell(3, 3))
     R.move(state, 0, "place", {"cell": cell(*where)})
     assert state["shells"][0] == 2
-    assert state["log"][-1].endswith("(1 shell).")
+    assert said(state)[-1].endswith("(1 shell).")
 
 
 @pytest.mark.parametrize("where", [(2, 4), (3, 5), (1, 3), (3, 1)])
@@ -310,7 +316,7 @@ def test_a_split_rounded_down_to_nothing_still_counts_as_paid():
     R.move(state, 3, "place", {"cell": cell(1, 2)})  # beside two rivals: a shell
     assert state["history"][0]["awards"][0] == [0, 0, 0, 0]
     assert state["history"][0]["removed"][0] == cell(1, 1)
-    assert any("bay 1 split 0 each between A and B and C and D" in line for line in state["log"])
+    assert any("bay 1 split 0 each between A and B and C and D" in line for line in said(state))
 
 
 def test_the_tide_comes_after_every_gatherers_turns_and_pays_each_bay():
@@ -327,7 +333,7 @@ def test_the_tide_comes_after_every_gatherers_turns_and_pays_each_bay():
     assert state["history"][0]["awards"][4] == [0, 0]
     assert state["tide"] == 1 and state["turn"] == 0
     assert any(line.startswith("Tide 1 (a pearl is worth 1): bay 1 paid Ada 3; bay 2 split 2 each")
-               for line in state["log"])
+               for line in said(state))
 
 
 def test_the_tide_carries_out_the_marker_nearest_the_water_from_every_bay_it_paid():
@@ -343,7 +349,7 @@ def test_the_tide_carries_out_the_marker_nearest_the_water_from_every_bay_it_pai
     assert cells[cell(2, 3)] is None and cells[cell(2, 5)] == 1
     assert cells[cell(5, 3)] is None  # a lone marker goes too
     assert state["history"][0]["removed"] == [cell(1, 2), cell(2, 3), None, None, cell(5, 3)]
-    assert "The tide carried Bo's marker out of bay 1 row 2." in state["log"]
+    assert "The tide carried Bo's marker out of bay 1 row 2." in said(state)
 
 
 def test_shells_after_the_first_two_tides_and_two_more_for_the_fewest_points():
@@ -382,7 +388,7 @@ def test_no_shells_after_the_third_tide_and_the_game_ends():
     assert state["points"] == [3 * 4 + 4 * 4, 0] and state["shells"] == [3, 3]
     assert R.to_act(state) == [] and R.winners(state) == [0]
     refused(state, 0, "place", {"cell": 0}, 409)
-    assert "The third tide ends the game: Ada wins." in state["log"]
+    assert "The third tide ends the game: Ada wins." in said(state)
 
 
 def test_most_points_wins_then_most_shells_then_shared():
@@ -406,7 +412,7 @@ def test_after_a_tide_the_biggest_haul_sets_out_first_and_the_fewest_go_last():
     R.move(state, 2, "place", {"cell": cell(2, 3)})  # C: 3 + 4 = 7
     assert state["points"] == [0, 5, 7]
     assert state["order"] == [2, 1, 0] and R.current(state) == 2
-    assert "C has the biggest haul and sets out first." in state["log"]
+    assert "C has the biggest haul and sets out first." in said(state)
 
 
 def test_tied_hauls_whoever_went_later_goes_earlier():
@@ -430,7 +436,7 @@ def test_no_shell_and_every_empty_cell_costs_one_you_wait():
     state["shells"][0] = 0
     R._settle(state)
     assert R.current(state) == 1 and state["turn"] == 1
-    assert "Ada has no shell and every empty cell costs one: Ada waits." in state["log"]
+    assert "Ada has no shell and every empty cell costs one: Ada waits." in said(state)
 
 
 def test_a_full_coast_you_wait_and_the_tide_still_comes():
@@ -438,7 +444,7 @@ def test_a_full_coast_you_wait_and_the_tide_still_comes():
     state["cells"] = [i % 2 for i in range(R.CELLS)]
     R._settle(state)
     assert state["tide"] == 1  # everybody waited, the tide came and carried markers away
-    assert "The coast is full: Ada waits." in state["log"]
+    assert "The coast is full: Ada waits." in said(state)
     assert state["cells"].count(None) == 5 and R.to_act(state)
 
 
@@ -449,26 +455,102 @@ def test_public_view_shape():
     state = game()
     put(state, 1, cell(1, 2))
     view = R.public_view(state)
-    for key in ("game", "phase", "names", "rivals", "speed", "rows", "strip", "bays", "markers",
-                "shells", "points", "shifts_left", "order", "to_act", "shifted", "happened", "log",
-                "standings", "winners"):
-        assert key in view, key
+    assert sorted(view) == sorted((
+        "game", "phase", "names", "rivals", "speed", "rows", "strip", "bays", "shells", "points",
+        "shifts_left", "order", "to_act", "shifted", "log", "standings", "winners"))
     assert view["strip"]["tides"][0] == {"value": 1, "done": False, "paid": None}
     assert view["strip"]["turns_left"] == 8 and view["strip"]["next"] == 0
     assert view["bays"][0] == {"pearls": 3, "cells": [None, 1, None, None, None], "count": [0, 1],
-                               "lead": [1], "worth": 3}
-    assert view["markers"] == [[cell(1, 2), 1]]
+                               "lead": [1]}
+    assert view["bays"][1]["lead"] == []
     json.dumps(view)
     mine = R.private_view(state, 0)
     assert mine["costs"][cell(1, 3)] == 1 and mine["costs"][cell(1, 2)] is None and mine["costs"][0] == 1
 
 
-def test_happened_is_the_last_few_entries_of_the_whole_log():
+def test_the_view_sends_the_log_once_as_small_ints():
     state = game()
     for c in range(12):
         R.move(state, R.current(state), "place", {"cell": c * 2})
     view = R.public_view(state)
-    assert view["happened"] == state["log"][-R.RECENT:] and len(view["log"]) > R.RECENT
+    assert view["log"] == state["log"] and len(view["log"]) > R.RECENT
+    assert all(type(e) is int and 0 <= e < 1 << 29 for e in view["log"])  # a small int on a 32-bit box
+    assert "happened" not in view  # the page takes the last few itself
+
+
+def pack(kind, *fields):
+    """A log entry: the kind in the low 4 bits, then 5-bit fields."""
+    return kind | sum(f << 4 + 5 * i for i, f in enumerate(fields))
+
+
+# Every kind of log entry and its words. Ada 0, Bo 1, Cy 2, Di 3; pearls (3, 4, 4, 5, 5).
+SENTENCES = [
+    (pack(R.FIRST, 1), "Bo sets out first."),
+    (pack(R.LANDED, 2, 19), "Cy landed in bay 4 row 5."),
+    (pack(R.LANDED, 0, 5, 1), "Ada landed in bay 2 row 1 (1 shell)."),
+    (pack(R.SHIFTED, 3, 7, 12), "Di shifted a marker from bay 2 row 3 to bay 3 row 3 (1 shell)."),
+    (pack(R.BROKE, 1), "Bo has no shell and every empty cell costs one: Bo waits."),
+    (pack(R.FULL, 2), "The coast is full: Cy waits."),
+    (pack(R.CARRIED, 1, 24), "The tide carried Bo's marker out of bay 5 row 5."),
+    (pack(R.SHELLS, 0b0100), "Everybody gets 2 shells; Cy, with the fewest points, gets 2 more."),
+    (pack(R.SHELLS, 0b1011),
+     "Everybody gets 2 shells; Ada and Bo and Di, with the fewest points, get 2 more."),
+    (pack(R.HAUL, 3), "Di has the biggest haul and sets out first."),
+    (pack(R.END, 0b0010), "The third tide ends the game: Bo wins."),
+    (pack(R.END, 0b1001), "The third tide ends the game: Ada and Di share the win."),
+    (pack(R.LEFT, 2), "Cy left; a rival gathers for that seat now."),
+    (pack(R.TIDE, 0b0001, 0b0110, 0, 0, 0b1111),
+     "Tide 1 (a pearl is worth 1): bay 1 paid Ada 3; bay 2 split 2 each between Bo and Cy; bay 3 was empty;"
+     " bay 4 was empty; bay 5 split 1 each between Ada and Bo and Cy and Di."),
+    (pack(R.TIDE + 1, 0, 0, 0b0010), "Tide 2 (a pearl is worth 2): bay 1 was empty; bay 2 was empty;"
+     " bay 3 paid Bo 8; bay 4 was empty; bay 5 was empty."),
+    (pack(R.TIDE + 2, 0, 0, 0, 0b1000, 0b0101), "Tide 3 (a pearl is worth 4): bay 1 was empty;"
+     " bay 2 was empty; bay 3 was empty; bay 4 paid Di 20; bay 5 split 10 each between Ada and Cy."),
+]
+
+
+def test_every_kind_of_log_entry_in_words():
+    state = game(names=("Ada", "Bo", "Cy", "Di"))
+    assert {e & 15 for e, _ in SENTENCES} == set(range(R.TIDE + 3))
+    for entry, words in SENTENCES:
+        assert R.entry_text(state, entry) == words
+
+
+def test_a_played_game_logs_packed_entries_that_a_save_keeps():
+    state = game(names=("Ada", "Bo", "Cy"))
+    R.leave(state, 2)
+    while not R.is_over(state):
+        R.move(state, R.current(state), "place", {"cell": R.placements(state, R.current(state))[-1][0]})
+    kinds = {e & 15 for e in state["log"]}
+    assert kinds >= {R.FIRST, R.LANDED, R.CARRIED, R.SHELLS, R.HAUL, R.END, R.LEFT, R.TIDE, R.TIDE + 1,
+                     R.TIDE + 2}
+    assert R.from_dict(json.loads(json.dumps(R.to_dict(state)))) == state
+    assert len(json.dumps(state["log"])) < 10 * len(state["log"])
+
+
+@pytest.mark.parametrize("entry", [
+    "Ada landed in bay 1 row 1.",  # the old sentences
+    [1, 0, 3], -1, 1.0, True, 1 << 29,
+    13, 15,  # no such kind
+    pack(R.FIRST, 2),  # a third seat in a game of two
+    pack(R.LANDED, 0, 25),  # no such cell
+    pack(R.LANDED, 0, 3, 2),  # a landing costs 0 or 1 shell
+    pack(R.SHIFTED, 1, 3, 31),
+    pack(R.FULL, 1, 1),  # a field the kind does not use
+    R.SHELLS, R.END,  # nobody
+    pack(R.END, 0b100),  # a winner beyond the seats
+    pack(R.TIDE, 0, 0, 0b100),
+])
+def test_a_damaged_log_entry_is_refused_on_load(entry):
+    state = game()
+    R.move(state, 0, "place", {"cell": 3})
+    saved = json.loads(json.dumps(R.to_dict(state)))
+    saved["log"] = saved["log"] + [entry]
+    with pytest.raises(R.GameError):
+        R.from_dict(saved)
+    saved["log"] = {"0": 1}
+    with pytest.raises(R.GameError):
+        R.from_dict(saved)
 
 
 def test_save_and_load_round_trip_and_damage():
@@ -484,6 +566,19 @@ def test_save_and_load_round_trip_and_damage():
             R.from_dict(damaged)
     with pytest.raises(R.GameError):
         R.from_dict({"game": "token_tide"})
+
+
+@pytest.mark.parametrize("bad", [[], [{}], [{"awards": [[0, 0]] * 4}], [{"awards": [[0, -1]] * 5}], ["tide"]])
+def test_a_damaged_tide_record_is_refused_on_load(bad):
+    state = game()
+    put(state, 0, cell(1, 5))
+    last_turn_before_tide(state)
+    R.move(state, R.current(state), "place", {"cell": cell(3, 3)})
+    saved = json.loads(json.dumps(R.to_dict(state)))
+    assert saved["tide"] == 1 and R.from_dict(saved) == state
+    saved["history"] = bad
+    with pytest.raises(R.GameError):
+        R.from_dict(saved)
 
 
 def test_leaving_hands_the_seat_to_a_rival():

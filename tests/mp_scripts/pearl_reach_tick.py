@@ -94,6 +94,6 @@ while box.seq == seq:
 out["moved_after_ms"] = now - back
 out["move_pass_us"] = spent
 out["rival"] = box.state["names"][2]
-out["rival_log"] = box.state["log"][-1]
+out["rival_log"] = rules.entry_text(box.state, box.state["log"][-1])
 out["next"] = rules.current(box.state)
 print(json.dumps(out))

@@ -26,6 +26,63 @@
       ' out of every bay it paid for. The biggest haul sets out first after a tide.',
     'Rivals too quick or too slow? The reader sets Rival speed on the box when setting up a new game.'
   ];
+  // The log comes as small ints (rules.py, "The log keeps one small int per entry"): the kind in the low
+  // 4 bits, then 5-bit fields. SAYS is the rules' table of templates (rules.SAYS), word for word.
+  var SAYS = [
+    '%s sets out first.',
+    '%s landed in %s%s.',
+    '%s shifted a marker from %s to %s (1 shell).',
+    '%s has no shell and every empty cell costs one: %s waits.',
+    'The coast is full: %s waits.',
+    'The tide carried %s\'s marker out of %s.',
+    'Everybody gets 2 shells; %s, with the fewest points, %s 2 more.',
+    '%s has the biggest haul and sets out first.',
+    'The third tide ends the game: %s %s.',
+    '%s left; a rival gathers for that seat now.',
+    'Tide %s (a pearl is worth %s): %s.',
+    'bay %s was empty',
+    'bay %s paid %s %s',
+    'bay %s split %s each between %s',
+    'bay %s row %s',
+    ' (1 shell)',
+    ' and ',
+    'gets', 'get', 'wins', 'share the win'
+  ];
+  var TIDE = 10;
+  function fill(t, args) {
+    var i = 0;
+    return t.replace(/%s/g, function () { return String(args[i++]); });
+  }
+  function seats(g, mask) {
+    return g.names.filter(function (n, i) { return mask >> i & 1; });
+  }
+  // One log entry in words, exactly as rules.entry_text says it.
+  function say(g, e) {
+    var kind = e & 15, f = [4, 9, 14, 19, 24].map(function (s) { return e >> s & 31; });
+    var who = f[0] < g.names.length ? g.names[f[0]] : '', R = g.rows, args;
+    function at(c) { return fill(SAYS[14], [Math.floor(c / R) + 1, c % R + 1]); }
+    if (kind >= TIDE) {
+      var k = kind - TIDE, value = g.strip.tides[k].value;
+      var words = g.bays.map(function (bay, b) {
+        var got = seats(g, f[b]);
+        if (!got.length) return fill(SAYS[11], [b + 1]);
+        var share = Math.floor(bay.pearls * value / got.length);
+        return got.length === 1 ? fill(SAYS[12], [b + 1, got[0], share])
+          : fill(SAYS[13], [b + 1, share, got.join(SAYS[16])]);
+      });
+      return fill(SAYS[TIDE], [k + 1, value, words.join('; ')]);
+    }
+    if (kind === 1) args = [who, at(f[1]), f[2] ? SAYS[15] : ''];
+    else if (kind === 2) args = [who, at(f[1]), at(f[2])];
+    else if (kind === 3) args = [who, who];
+    else if (kind === 5) args = [who, at(f[1])];
+    else if (kind === 6 || kind === 8) {
+      var many = seats(g, f[0]);
+      args = [many.join(SAYS[16]), SAYS[(kind === 6 ? 17 : 19) + (many.length > 1 ? 1 : 0)]];
+    } else args = [who];
+    return fill(SAYS[kind], args);
+  }
+
   var aim = null; // {cell} to place, or {from, to} to shift: waits for the Place or Shift button
   var from = null; // the marker picked for a shift
   var seen = -1; // the move count aim and from belong to
@@ -278,11 +335,11 @@
     card.appendChild(ul);
     card.appendChild(el('h2', null, 'What happened'));
     var happened = el('ol', 'small pr-log');
-    T.fill(happened, g.happened.slice(-5).map(function (t) { return el('li', null, t); }));
+    T.fill(happened, g.log.slice(-5).map(function (e) { return el('li', null, say(g, e)); }));
     card.appendChild(happened);
     kids.push(card);
     var log = el('ol', 'small pr-log');
-    T.fill(log, g.log.map(function (t) { return el('li', null, t); }));
+    T.fill(log, g.log.map(function (e) { return el('li', null, say(g, e)); }));
     kids.push(details('info', 'Game info', [
       el('h3', null, 'Every bay'),
       table(['Bay', 'Pearls'].concat(g.names, ['Leader']), g.bays.map(function (b, k) {
@@ -303,5 +360,5 @@
     if (again) again.focus();
   }
 
-  T.games.pearl_reach = { title: 'Pearl Reach', render: render };
+  T.games.pearl_reach = { title: 'Pearl Reach', render: render, say: say };
 })();

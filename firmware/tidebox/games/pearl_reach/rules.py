@@ -40,7 +40,7 @@ LAND_COST = 1
 
 RIVAL_NAMES = ("Gull", "Heron", "Crab", "Tern", "Otter", "Skua", "Plover")
 STRENGTHS = ("sharp", "easy")
-RECENT = 8  # "what happened" shows this many entries of the log
+RECENT = 8  # the box's "what happened" shows this many entries of the log
 
 PHASE_PLAY = "play"
 PHASE_OVER = "over"
@@ -53,6 +53,43 @@ OPTIONS = (
 )
 
 MOVES = ("shift", "place")
+
+# The log keeps one small int per entry (on MicroPython a small int costs no heap; a sentence would):
+# its kind in the low 4 bits, then up to five 5-bit fields, field i = entry >> (4 + 5 * i) & 31.
+#   kind                fields
+FIRST = 0  # seat               sets out first
+LANDED = 1  # seat, cell, cost  (cost 0 or 1 shell)
+SHIFTED = 2  # seat, from, to
+BROKE = 3  # seat               has no shell, every empty cell costs one: waits
+FULL = 4  # seat                the coast is full: waits
+CARRIED = 5  # seat, cell       the tide carried a marker out of a bay
+SHELLS = 6  # seats             shells after a tide: a bit per seat behind (1 << seat)
+HAUL = 7  # seat                the biggest haul sets out first
+END = 8  # seats                the winners (a bit per seat)
+LEFT = 9  # seat                left; a rival gathers for the seat
+TIDE = 10  # 10, 11, 12: the first, second, third tide; a field per bay: its leaders (a bit per seat)
+# entry_text(state, entry) says an entry in words with these templates (each %s filled in order);
+# page.js holds the same table and says every entry the same way (tests/test_browser_pearl_reach.py).
+SAYS = (
+    "%s sets out first.",
+    "%s landed in %s%s.",
+    "%s shifted a marker from %s to %s (1 shell).",
+    "%s has no shell and every empty cell costs one: %s waits.",
+    "The coast is full: %s waits.",
+    "The tide carried %s's marker out of %s.",
+    "Everybody gets 2 shells; %s, with the fewest points, %s 2 more.",
+    "%s has the biggest haul and sets out first.",
+    "The third tide ends the game: %s %s.",
+    "%s left; a rival gathers for that seat now.",
+    "Tide %s (a pearl is worth %s): %s.",  # TIDE: the bays' words below, joined by "; "
+    "bay %s was empty",
+    "bay %s paid %s %s",
+    "bay %s split %s each between %s",
+    "bay %s row %s",  # a cell
+    " (1 shell)",
+    " and ",
+    "gets", "get", "wins", "share the win",
+)
 
 HOW_TO_PLAY = "\n".join((
     "Pearl Reach: five bays along the coast, three tides. Most points at the last tide wins.",
@@ -92,26 +129,24 @@ def row_of(cell):
     return cell % ROWS
 
 
-def _neighbours_of(cell):
-    bay, row = bay_of(cell), row_of(cell)
+def neighbours(cell):
+    """The cells next to `cell`: down, up, and across to the same row of the bay left and right."""
+    row = cell % ROWS
     out = []
     if row > 0:
         out.append(cell - 1)
     if row < ROWS - 1:
         out.append(cell + 1)
-    if bay > 0:
+    if cell >= ROWS:
         out.append(cell - ROWS)
-    if bay < BAYS - 1:
+    if cell < CELLS - ROWS:
         out.append(cell + ROWS)
-    return tuple(out)
-
-
-NEIGHBOURS = tuple(_neighbours_of(c) for c in range(CELLS))
+    return out
 
 
 def cell_name(cell):
     """A cell in words: bay 1-5 from the left, row 1 at the water's edge."""
-    return "bay %d row %d" % (bay_of(cell) + 1, row_of(cell) + 1)
+    return SAYS[14] % (cell // ROWS + 1, cell % ROWS + 1)
 
 
 def bay_award(pearls, tide_value, markers):
@@ -143,15 +178,6 @@ def counts(state, bay):
     return tally
 
 
-def leaders(state, bay):
-    """The seats that lead a bay now ([] when empty, several when tied)."""
-    tally = counts(state, bay)
-    best = max(tally)
-    if best == 0:
-        return []
-    return [i for i, m in enumerate(tally) if m == best]
-
-
 def nearest_water(state, bay):
     """The cell of the marker nearest the water in a bay, or None when the bay is empty."""
     cells = state["cells"]
@@ -161,13 +187,18 @@ def nearest_water(state, bay):
     return None
 
 
+def _other(cells, seat, c):
+    return cells[c] is not None and cells[c] != seat
+
+
 def land_cost(state, seat, cell):
     """What landing on `cell` costs `seat`: a shell when a rival's marker is a neighbour."""
     cells = state["cells"]
-    for n in NEIGHBOURS[cell]:
-        owner = cells[n]
-        if owner is not None and owner != seat:
-            return LAND_COST
+    row = cell % ROWS
+    if ((row and _other(cells, seat, cell - 1)) or (row < ROWS - 1 and _other(cells, seat, cell + 1))
+            or (cell >= ROWS and _other(cells, seat, cell - ROWS))
+            or (cell < CELLS - ROWS and _other(cells, seat, cell + ROWS))):
+        return LAND_COST
     return 0
 
 
@@ -195,10 +226,10 @@ def _shift_refusal(state, seat, frm, to):
     cells = state["cells"]
     if cells[frm] != seat:
         return GameError("you can only shift one of your own markers")
-    if to not in NEIGHBOURS[frm]:
+    if to not in neighbours(frm):
         return GameError("a shift moves a marker one cell: up, down or across to the next bay")
     if cells[to] is not None:
-        return GameError("that cell is taken")
+        return GameError(_TAKEN)
     # After the shift the turn must still end with a placement the gatherer can afford.
     cells[to], cells[frm] = seat, None
     ok = _can_place(state, seat, state["shells"][seat] - SHIFT_COST)
@@ -207,6 +238,8 @@ def _shift_refusal(state, seat, frm, to):
         return GameError("after that shift you could not afford any empty cell")
     return None
 
+
+_TAKEN = "that cell is taken"
 
 # ---------------------------------------------------------------- setting out
 
@@ -290,16 +323,21 @@ def new_game(names, options, below):
         "shifted": False,  # whether the gatherer to act has shifted this turn
         "moves": 0,  # turns taken in the whole game
         "phase": PHASE_PLAY,
-        "history": [],  # one record per tide
+        "history": [],  # one record per tide: each bay's awards, the cells it emptied, the shells
         "log": [],
     }
-    _say(state, "%s sets out first." % clean[first])
+    _log(state, FIRST, first)
     _settle(state)
     return state
 
 
-def _say(state, text):
-    state["log"].append(text)
+def _log(state, kind, *fields):
+    entry = kind
+    shift = 4
+    for f in fields:
+        entry |= f << shift
+        shift += 5
+    state["log"].append(entry)
 
 
 # ---------------------------------------------------------------- turns and tides
@@ -333,11 +371,7 @@ def _settle(state):
         seat = current(state)
         if can_place(state, seat):
             return
-        if None in state["cells"]:
-            _say(state, "%s has no shell and every empty cell costs one: %s waits." % (
-                state["names"][seat], state["names"][seat]))
-        else:
-            _say(state, "The coast is full: %s waits." % state["names"][seat])
+        _log(state, BROKE if None in state["cells"] else FULL, seat)
         state["turn"] += 1
         state["moves"] += 1
         state["shifted"] = False
@@ -348,59 +382,51 @@ def _settle(state):
 def _tide(state):
     k = state["tide"]
     value = state["tides"][k]
-    names = state["names"]
-    n = len(names)
+    n = len(state["names"])
     awards = []
     removed = []
-    words = []
+    lead = []
     for bay in range(BAYS):
         tally = counts(state, bay)
         award = bay_award(state["pearls"][bay], value, tally)
         awards.append(award)
+        lead.append(_bits(i for i in range(n) if tally[i] and tally[i] == max(tally)))
         for i in range(n):
             state["points"][i] += award[i]
-        got = [i for i in range(n) if tally[i] and tally[i] == max(tally)]
-        if not got:
-            words.append("bay %d was empty" % (bay + 1))
-        elif len(got) == 1:
-            words.append("bay %d paid %s %d" % (bay + 1, names[got[0]], award[got[0]]))
-        else:
-            words.append("bay %d split %d each between %s" % (
-                bay + 1, award[got[0]], " and ".join(names[i] for i in got)))
-    _say(state, "Tide %d (a pearl is worth %d): %s." % (k + 1, value, "; ".join(words)))
+    _log(state, TIDE + k, *lead)
     for bay in range(BAYS):
         cell = nearest_water(state, bay)
         removed.append(cell)
         if cell is not None:
-            _say(state, "The tide carried %s's marker out of %s." % (
-                names[state["cells"][cell]], cell_name(cell)))
+            _log(state, CARRIED, state["cells"][cell], cell)
             state["cells"][cell] = None
     grant = [0] * n
     if k < len(state["tides"]) - 1:
         fewest = min(state["points"])
-        behind = [i for i in range(n) if state["points"][i] == fewest]
         for i in range(n):
-            grant[i] = TIDE_SHELLS + (BEHIND_SHELLS if i in behind else 0)
+            grant[i] = TIDE_SHELLS + (BEHIND_SHELLS if state["points"][i] == fewest else 0)
             state["shells"][i] += grant[i]
-        _say(state, "Everybody gets %d shells; %s, with the fewest points, %s %d more." % (
-            TIDE_SHELLS, " and ".join(names[i] for i in behind), "gets" if len(behind) == 1 else "get",
-            BEHIND_SHELLS))
+        _log(state, SHELLS, _bits(i for i in range(n) if state["points"][i] == fewest))
     old = state["order"]
     # Most points first; tied gatherers: whoever went later in the last round goes earlier now.
     order = sorted(old, key=lambda s: (-state["points"][s], -old.index(s)))
-    state["history"].append({"tide": k, "value": value, "awards": awards, "removed": removed,
-                             "shells": grant, "points": list(state["points"])})
+    state["history"].append({"awards": awards, "removed": removed, "shells": grant})
     state["tide"] = k + 1
     state["turn"] = 0
     state["shifted"] = False
     state["order"] = order
     if state["tide"] >= len(state["tides"]):
         state["phase"] = PHASE_OVER
-        won = winners(state)
-        _say(state, "The third tide ends the game: %s %s." % (
-            " and ".join(names[i] for i in won), "wins" if len(won) == 1 else "share the win"))
+        _log(state, END, _bits(winners(state)))
     else:
-        _say(state, "%s has the biggest haul and sets out first." % names[order[0]])
+        _log(state, HAUL, order[0])
+
+
+def _bits(seats):
+    mask = 0
+    for i in seats:
+        mask |= 1 << i
+    return mask
 
 
 # ---------------------------------------------------------------- moves
@@ -440,18 +466,17 @@ def move(state, seat, name, args):
         state["shells"][seat] -= SHIFT_COST
         state["shifts"][seat] += 1
         state["shifted"] = True
-        _say(state, "%s shifted a marker from %s to %s (1 shell)." % (
-            state["names"][seat], cell_name(frm), cell_name(to)))
+        _log(state, SHIFTED, seat, frm, to)
         return state
     cell = _check_cell(args, "cell")
     if state["cells"][cell] is not None:
-        raise GameError("that cell is taken")
+        raise GameError(_TAKEN)
     cost = land_cost(state, seat, cell)
     if cost > state["shells"][seat]:
         raise GameError("landing next to a rival costs a shell and you have none")
     state["cells"][cell] = seat
     state["shells"][seat] -= cost
-    _say(state, "%s landed in %s%s." % (state["names"][seat], cell_name(cell), " (1 shell)" if cost else ""))
+    _log(state, LANDED, seat, cell, cost)
     _end_turn(state)
     return state
 
@@ -484,7 +509,7 @@ def shifts(state, seat):
     out = []
     for c in range(CELLS):
         if cells[c] == seat:
-            for n in NEIGHBOURS[c]:
+            for n in neighbours(c):
                 if cells[n] is None and _shift_refusal(state, seat, c, n) is None:
                     out.append((c, n))
     return out
@@ -496,10 +521,10 @@ def legal_moves(state, seat):
     out = []
     for frm, to in shifts(state, seat):
         out.append({"move": "shift", "args": {"from": frm, "to": to},
-                    "label": "Shift %s to %s (1 shell)" % (cell_name(frm), cell_name(to))})
+                    "label": "Shift %s to %s%s" % (cell_name(frm), cell_name(to), SAYS[15])})
     for cell, cost in placements(state, seat):
         out.append({"move": "place", "args": {"cell": cell}, "cost": cost,
-                    "label": "Place in %s%s" % (cell_name(cell), " (1 shell)" if cost else "")})
+                    "label": "Place in %s%s" % (cell_name(cell), SAYS[15] if cost else "")})
     return out
 
 
@@ -512,7 +537,7 @@ def leave(state, seat):
     if state["rivals"][seat] is not None:
         raise GameError("that seat is already a computer rival")
     state["rivals"][seat] = STRENGTHS[0]
-    _say(state, "%s left; a rival gathers for that seat now." % state["names"][seat])
+    _log(state, LEFT, seat)
     return state
 
 
@@ -537,18 +562,61 @@ def winners(state):
 # ---------------------------------------------------------------- views and saving
 
 
+def _who(names, mask):
+    return SAYS[16].join([names[i] for i in range(len(names)) if mask >> i & 1])
+
+
+def entry_text(state, entry):
+    """One log entry in words, e.g. "Ada landed in bay 4 row 5 (1 shell).": the box's news screen
+    (page.js says the same from the same templates)."""
+    kind = entry & 15
+    f = [entry >> s & 31 for s in (4, 9, 14, 19, 24)]
+    names = state["names"]
+    who = names[f[0]] if f[0] < len(names) else ""
+    if kind >= TIDE:
+        k = kind - TIDE
+        words = []
+        for bay in range(BAYS):
+            mask = f[bay]
+            count = 0
+            for i in range(len(names)):
+                count += mask >> i & 1
+            if not mask:
+                words.append(SAYS[11] % (bay + 1))
+            else:
+                share = state["pearls"][bay] * state["tides"][k] // count
+                words.append(SAYS[12] % (bay + 1, _who(names, mask), share) if count == 1
+                             else SAYS[13] % (bay + 1, share, _who(names, mask)))
+        return SAYS[TIDE] % (k + 1, state["tides"][k], "; ".join(words))
+    if kind == LANDED:
+        args = (who, cell_name(f[1]), SAYS[15] if f[2] else "")
+    elif kind == SHIFTED:
+        args = (who, cell_name(f[1]), cell_name(f[2]))
+    elif kind == BROKE:
+        args = (who, who)
+    elif kind == CARRIED:
+        args = (who, cell_name(f[1]))
+    elif kind == SHELLS:
+        args = (_who(names, f[0]), SAYS[17] if f[0] & (f[0] - 1) == 0 else SAYS[18])
+    elif kind == END:
+        args = (_who(names, f[0]), SAYS[19] if f[0] & (f[0] - 1) == 0 else SAYS[20])
+    else:
+        args = (who,)
+    return SAYS[kind] % args
+
+
 def public_view(state):
     names = state["names"]
     n = len(names)
     bays = []
     for bay in range(BAYS):
         tally = counts(state, bay)
+        best = max(tally)
         bays.append({
             "pearls": state["pearls"][bay],
             "cells": state["cells"][bay * ROWS:bay * ROWS + ROWS],  # row 1 (the water's edge) first
             "count": tally,
-            "lead": leaders(state, bay),
-            "worth": state["pearls"][bay] * state["tides"][min(state["tide"], len(state["tides"]) - 1)],
+            "lead": [i for i in range(n) if best and tally[i] == best],
         })
     tides = []
     for k in range(len(state["tides"])):
@@ -563,15 +631,13 @@ def public_view(state):
         "rows": ROWS,
         "strip": {"tides": tides, "next": state["tide"], "turns_left": turns_until_tide(state)},
         "bays": bays,
-        "markers": [[c, state["cells"][c]] for c in range(CELLS) if state["cells"][c] is not None],
         "shells": state["shells"],
         "points": state["points"],
         "shifts_left": [MAX_SHIFTS - state["shifts"][i] for i in range(n)],
         "order": state["order"],
         "to_act": to_act(state),
         "shifted": state["shifted"],
-        "happened": state["log"][-RECENT:],
-        "log": state["log"],
+        "log": state["log"],  # the codes above: the page says them in words
         "standings": standings(state),
         "winners": winners(state),
     }
@@ -589,6 +655,8 @@ _KEYS = (
     "game", "names", "rivals", "speed", "pearls", "tides", "per_round", "tide", "cells", "shells",
     "points", "shifts", "order", "turn", "shifted", "moves", "phase", "history", "log",
 )
+# The fields each kind of log entry uses (FIRST ... LEFT, then the three tides).
+_FIELDS = b"\x01\x03\x03\x01\x01\x02\x01\x01\x01\x01\x05\x05\x05"
 
 
 def to_dict(state):
@@ -602,6 +670,20 @@ def _ints(value, count, low, high):
     return not bad
 
 
+def _entry_ok(entry, n):
+    if type(entry) is not int or not 0 <= entry < 1 << 29 or entry & 15 >= len(_FIELDS):
+        return False
+    kind = entry & 15
+    if entry >> 4 + 5 * _FIELDS[kind]:
+        return False  # a field the kind does not use
+    f = [entry >> s & 31 for s in (4, 9, 14, 19, 24)]
+    if kind >= TIDE:
+        return max(f) < 1 << n
+    if kind in (SHELLS, END):
+        return 0 < f[0] < 1 << n
+    return f[0] < n and f[1] < CELLS and f[2] < (2 if kind == LANDED else CELLS)
+
+
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is damaged."""
     if not isinstance(data, dict) or data.get("game") != GAME_ID:
@@ -611,43 +693,46 @@ def from_dict(data):
             raise GameError("saved game is missing " + k)
     names = data["names"]
     if not isinstance(names, list) or not MIN_GATHERERS <= len(names) <= MAX_PLAYERS:
-        raise GameError("saved game has a wrong number of gatherers")
+        raise _damaged("names")
     n = len(names)
-    for name in names:
-        if not isinstance(name, str):
-            raise GameError("saved game has a damaged name")
+    bad = [1 for name in names if not isinstance(name, str)]
     if not isinstance(data["rivals"], list) or len(data["rivals"]) != n:
-        raise GameError("saved game has damaged rivals")
-    for r in data["rivals"]:
-        if r is not None and r not in STRENGTHS:
-            raise GameError("saved game has damaged rivals")
+        bad.append(1)
+    else:
+        bad += [1 for r in data["rivals"] if r is not None and r not in STRENGTHS]
+    if bad:
+        raise _damaged("names")
     if not isinstance(data["pearls"], list) or sorted(data["pearls"]) != sorted(PEARLS):
-        raise GameError("saved game has damaged pearls")
-    if data["tides"] != list(TIDE_VALUES) or data["per_round"] != TURNS[n]:
-        raise GameError("saved game has damaged tides")
-    if type(data["tide"]) is not int or not 0 <= data["tide"] <= len(TIDE_VALUES):
-        raise GameError("saved game has a damaged tide")
+        raise _damaged("pearls")
+    if (data["tides"] != list(TIDE_VALUES) or data["per_round"] != TURNS[n]
+            or type(data["tide"]) is not int or not 0 <= data["tide"] <= len(TIDE_VALUES)):
+        raise _damaged("tides")
     cells = data["cells"]
-    if not isinstance(cells, list) or len(cells) != CELLS:
-        raise GameError("saved game has a damaged coast")
-    for c in cells:
-        if c is not None and (type(c) is not int or not 0 <= c < n):
-            raise GameError("saved game has a damaged coast")
+    if not isinstance(cells, list) or len(cells) != CELLS or [c for c in cells if c is not None and (
+            type(c) is not int or not 0 <= c < n)]:
+        raise _damaged("coast")
     big = 1 << 20
     if not (_ints(data["shells"], n, 0, big) and _ints(data["points"], n, 0, big)
             and _ints(data["shifts"], n, 0, MAX_SHIFTS)):
-        raise GameError("saved game has damaged tallies")
-    if not _ints(data["order"], n, 0, n - 1) or sorted(data["order"]) != list(range(n)):
-        raise GameError("saved game has a damaged turn order")
-    if type(data["turn"]) is not int or not 0 <= data["turn"] < data["per_round"] * n:
-        raise GameError("saved game has a damaged turn")
-    if type(data["moves"]) is not int or data["moves"] < 0 or type(data["shifted"]) is not bool:
-        raise GameError("saved game has a damaged turn")
+        raise _damaged("tallies")
+    if (not _ints(data["order"], n, 0, n - 1) or sorted(data["order"]) != list(range(n))
+            or type(data["turn"]) is not int or not 0 <= data["turn"] < data["per_round"] * n
+            or type(data["moves"]) is not int or data["moves"] < 0 or type(data["shifted"]) is not bool):
+        raise _damaged("turn")
     over = data["tide"] == len(TIDE_VALUES)
-    if data["phase"] != (PHASE_OVER if over else PHASE_PLAY):
-        raise GameError("saved game has a damaged phase")
-    if not isinstance(data["history"], list) or len(data["history"]) != data["tide"]:
-        raise GameError("saved game has a damaged history")
-    if not isinstance(data["log"], list) or data["speed"] not in [c[0] for c in OPTIONS[2][2]]:
-        raise GameError("saved game has a damaged log")
+    history = data["history"]
+    if (data["phase"] != (PHASE_OVER if over else PHASE_PLAY) or not isinstance(history, list)
+            or len(history) != data["tide"] or data["speed"] not in [c[0] for c in OPTIONS[2][2]]):
+        raise _damaged("phase")
+    for h in history:
+        if not isinstance(h, dict) or not isinstance(h.get("awards"), list) or len(h["awards"]) != BAYS or [
+                a for a in h["awards"] if not _ints(a, n, 0, big)]:
+            raise _damaged("history")
+    log = data["log"]
+    if not isinstance(log, list) or [e for e in log if not _entry_ok(e, n)]:
+        raise _damaged("log")
     return to_dict(data)
+
+
+def _damaged(what):
+    return GameError("saved game: damaged " + what)

@@ -149,7 +149,7 @@ def news_lines(state, count=game.RECENT):
     lines = []
     log = state["log"]
     for k in range(len(log) - 1, max(-1, len(log) - 1 - count), -1):
-        for i, line in enumerate(wrap(log[k], draw.COLS - 1)):
+        for i, line in enumerate(wrap(game.entry_text(state, log[k]), draw.COLS - 1)):
             lines.append((">" if i == 0 else " ") + line)
     return lines
 
