@@ -270,7 +270,7 @@ def test_a_shift_that_would_leave_no_affordable_cell_is_refused():
         state["cells"][c] = None
     state["cells"][cell(1, 2)] = 0
     state["shells"][0] = 1
-    assert R.can_place(state, 0)
+    assert R.placements(state, 0)
     assert "could not afford" in refused(state, 0, "shift", {"from": cell(1, 2), "to": cell(1, 1)})
     assert [m["move"] for m in R.legal_moves(state, 0)] == ["place"] * 3
 
@@ -314,8 +314,8 @@ def test_a_split_rounded_down_to_nothing_still_counts_as_paid():
     seat = R.current(state)
     assert seat == 3
     R.move(state, 3, "place", {"cell": cell(1, 2)})  # beside two rivals: a shell
-    assert state["history"][0]["awards"][0] == [0, 0, 0, 0]
-    assert state["history"][0]["removed"][0] == cell(1, 1)
+    assert R.tide_awards(state, 0)[0] == [0, 0, 0, 0]
+    assert "The tide carried C's marker out of bay 1 row 1." in said(state)
     assert any("bay 1 split 0 each between A and B and C and D" in line for line in said(state))
 
 
@@ -330,7 +330,9 @@ def test_the_tide_comes_after_every_gatherers_turns_and_pays_each_bay():
     R.move(state, 0, "place", {"cell": cell(3, 5)})
     # bay 1 (3 pearls) Ada 2-1; bay 2 (4) tie 1-1: 2 each; bay 3 (4) tie 1-1; bay 4 (5) Bo; bay 5 empty.
     assert state["points"] == [3 + 2 + 2, 2 + 2 + 5]
-    assert state["history"][0]["awards"][4] == [0, 0]
+    assert R.tide_awards(state, 0) == [[3, 0], [2, 2], [2, 2], [0, 5], [0, 0]]
+    assert R.tide_awards(state, 1) is None
+    assert R.public_view(state)["strip"]["tides"][0]["paid"] == state["points"]
     assert state["tide"] == 1 and state["turn"] == 0
     assert any(line.startswith("Tide 1 (a pearl is worth 1): bay 1 paid Ada 3; bay 2 split 2 each")
                for line in said(state))
@@ -348,7 +350,8 @@ def test_the_tide_carries_out_the_marker_nearest_the_water_from_every_bay_it_pai
     assert cells[cell(1, 4)] == 0 and cells[cell(1, 5)] == 0
     assert cells[cell(2, 3)] is None and cells[cell(2, 5)] == 1
     assert cells[cell(5, 3)] is None  # a lone marker goes too
-    assert state["history"][0]["removed"] == [cell(1, 2), cell(2, 3), None, None, cell(5, 3)]
+    carried = [e >> 9 & 31 for e in state["log"] if e & 15 == R.CARRIED]
+    assert carried == [cell(1, 2), cell(2, 3), cell(5, 3)]
     assert "The tide carried Bo's marker out of bay 1 row 2." in said(state)
 
 
@@ -361,7 +364,6 @@ def test_shells_after_the_first_two_tides_and_two_more_for_the_fewest_points():
     R.move(state, 0, "place", {"cell": cell(1, 4)})
     assert state["points"] == [3, 0]
     assert state["shells"] == [1 + 2, 0 + 2 + 2]
-    assert state["history"][0]["shells"] == [2, 4]
 
 
 def test_everybody_tied_for_fewest_gets_the_two_on_top():
@@ -379,7 +381,7 @@ def test_everybody_tied_for_fewest_gets_the_two_on_top():
 def test_no_shells_after_the_third_tide_and_the_game_ends():
     state = game()
     state["tide"] = 2
-    state["history"] = [{}, {}]
+    state["log"] += [R.TIDE, R.TIDE + 1]  # two tides that paid nobody
     put(state, 0, cell(1, 5))
     last_turn_before_tide(state)
     state["order"] = [1, 0]
@@ -568,15 +570,15 @@ def test_save_and_load_round_trip_and_damage():
         R.from_dict({"game": "token_tide"})
 
 
-@pytest.mark.parametrize("bad", [[], [{}], [{"awards": [[0, 0]] * 4}], [{"awards": [[0, -1]] * 5}], ["tide"]])
-def test_a_damaged_tide_record_is_refused_on_load(bad):
+@pytest.mark.parametrize("bad", [[], [R.TIDE + 1], [R.TIDE, R.TIDE], [R.TIDE, R.TIDE + 1]])
+def test_the_log_must_record_the_tides_paid_so_far(bad):
     state = game()
     put(state, 0, cell(1, 5))
     last_turn_before_tide(state)
     R.move(state, R.current(state), "place", {"cell": cell(3, 3)})
     saved = json.loads(json.dumps(R.to_dict(state)))
     assert saved["tide"] == 1 and R.from_dict(saved) == state
-    saved["history"] = bad
+    saved["log"] = [e for e in saved["log"] if e & 15 < R.TIDE] + bad
     with pytest.raises(R.GameError):
         R.from_dict(saved)
 

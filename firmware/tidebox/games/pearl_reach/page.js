@@ -348,7 +348,7 @@
       el('h3', null, 'Tides'),
       table(['Tide'].concat(g.names), g.strip.tides.map(function (t, k) {
         return ['Tide ' + (k + 1) + ' \u00d7' + t.value].concat(g.names.map(function (n, i) {
-          return t.paid ? t.paid.reduce(function (sum, bay) { return sum + bay[i]; }, 0) : '\u2013';
+          return t.paid ? t.paid[i] : '\u2013';
         }));
       })),
       el('h3', null, 'The whole log'),

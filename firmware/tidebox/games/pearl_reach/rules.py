@@ -14,6 +14,14 @@ from tidebox.games.base import GameError, NotNow, folded, ranked
 from tidebox.games.base import check_name as _check_name
 from tidebox.games.base import shuffled
 
+# What importing the package gives (the names every game offers, README "Adding a game"): a short
+# list keeps the package's own namespace small on the box.
+__all__ = (
+    "GAME_ID", "TITLE", "SHORT", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_NAME", "check_name", "GameError",
+    "NotNow", "OPTIONS", "new_game", "MOVES", "move", "to_act", "legal_moves", "public_view",
+    "private_view", "is_over", "standings", "winners", "leave", "to_dict", "from_dict", "HOW_TO_PLAY",
+)
+
 GAME_ID = "pearl_reach"
 TITLE = "Pearl Reach"
 SHORT = "Pearl Reach"
@@ -210,11 +218,6 @@ def _can_place(state, seat, shells):
     return False
 
 
-def can_place(state, seat):
-    """Whether `seat` has an empty cell it can afford."""
-    return _can_place(state, seat, state["shells"][seat])
-
-
 def _shift_refusal(state, seat, frm, to):
     """Why a shift is not allowed (None when it is). Assumes it is seat's turn, before placing."""
     if state["shifted"]:
@@ -323,8 +326,7 @@ def new_game(names, options, below):
         "shifted": False,  # whether the gatherer to act has shifted this turn
         "moves": 0,  # turns taken in the whole game
         "phase": PHASE_PLAY,
-        "history": [],  # one record per tide: each bay's awards, the cells it emptied, the shells
-        "log": [],
+        "log": [],  # what happened, also the record of the tides (see tide_awards)
     }
     _log(state, FIRST, first)
     _settle(state)
@@ -356,61 +358,47 @@ def turns_until_tide(state):
     return state["per_round"] * len(state["order"]) - state["turn"]
 
 
-def _end_turn(state):
-    state["turn"] += 1
-    state["moves"] += 1
-    state["shifted"] = False
-    if state["turn"] >= state["per_round"] * len(state["order"]):
-        _tide(state)
-    _settle(state)
-
-
-def _settle(state):
-    # Whoever cannot afford any empty cell (or finds the coast full) waits; the turn still counts.
-    while state["phase"] == PHASE_PLAY:
+def _settle(state, ended=False):
+    # After a turn (`ended`) the next; whoever cannot afford any empty cell (or finds the coast full)
+    # waits, and the turn still counts. The tide comes after everybody's turns.
+    while True:
+        if ended:
+            state["turn"] += 1
+            state["moves"] += 1
+            state["shifted"] = False
+            if state["turn"] >= state["per_round"] * len(state["order"]):
+                _tide(state)
         seat = current(state)
-        if can_place(state, seat):
+        if seat is None or _can_place(state, seat, state["shells"][seat]):
             return
         _log(state, BROKE if None in state["cells"] else FULL, seat)
-        state["turn"] += 1
-        state["moves"] += 1
-        state["shifted"] = False
-        if state["turn"] >= state["per_round"] * len(state["order"]):
-            _tide(state)
+        ended = True
 
 
 def _tide(state):
     k = state["tide"]
-    value = state["tides"][k]
     n = len(state["names"])
-    awards = []
-    removed = []
     lead = []
     for bay in range(BAYS):
         tally = counts(state, bay)
-        award = bay_award(state["pearls"][bay], value, tally)
-        awards.append(award)
+        award = bay_award(state["pearls"][bay], state["tides"][k], tally)
         lead.append(_bits(i for i in range(n) if tally[i] and tally[i] == max(tally)))
         for i in range(n):
             state["points"][i] += award[i]
-    _log(state, TIDE + k, *lead)
+    _log(state, TIDE + k, *lead)  # the tide's record: tide_awards reads it back
     for bay in range(BAYS):
         cell = nearest_water(state, bay)
-        removed.append(cell)
         if cell is not None:
             _log(state, CARRIED, state["cells"][cell], cell)
             state["cells"][cell] = None
-    grant = [0] * n
     if k < len(state["tides"]) - 1:
         fewest = min(state["points"])
         for i in range(n):
-            grant[i] = TIDE_SHELLS + (BEHIND_SHELLS if state["points"][i] == fewest else 0)
-            state["shells"][i] += grant[i]
+            state["shells"][i] += TIDE_SHELLS + (BEHIND_SHELLS if state["points"][i] == fewest else 0)
         _log(state, SHELLS, _bits(i for i in range(n) if state["points"][i] == fewest))
     old = state["order"]
     # Most points first; tied gatherers: whoever went later in the last round goes earlier now.
     order = sorted(old, key=lambda s: (-state["points"][s], -old.index(s)))
-    state["history"].append({"awards": awards, "removed": removed, "shells": grant})
     state["tide"] = k + 1
     state["turn"] = 0
     state["shifted"] = False
@@ -477,7 +465,7 @@ def move(state, seat, name, args):
     state["cells"][cell] = seat
     state["shells"][seat] -= cost
     _log(state, LANDED, seat, cell, cost)
-    _end_turn(state)
+    _settle(state, True)
     return state
 
 
@@ -562,6 +550,28 @@ def winners(state):
 # ---------------------------------------------------------------- views and saving
 
 
+def _share(state, k, bay, mask):
+    """What each leader of a bay (a bit per seat in `mask`) took at tide k (0-2)."""
+    count = 0
+    for i in range(len(state["names"])):
+        count += mask >> i & 1
+    return state["pearls"][bay] * state["tides"][k] // count if count else 0
+
+
+def tide_awards(state, k):
+    """What every bay paid each gatherer at tide k (0-2), read from the log; None before that tide."""
+    n = len(state["names"])
+    for e in state["log"]:
+        if e & 15 == TIDE + k:
+            out = []
+            for bay in range(BAYS):
+                mask = e >> 4 + 5 * bay & 31
+                share = _share(state, k, bay, mask)
+                out.append([share if mask >> i & 1 else 0 for i in range(n)])
+            return out
+    return None
+
+
 def _who(names, mask):
     return SAYS[16].join([names[i] for i in range(len(names)) if mask >> i & 1])
 
@@ -578,15 +588,13 @@ def entry_text(state, entry):
         words = []
         for bay in range(BAYS):
             mask = f[bay]
-            count = 0
-            for i in range(len(names)):
-                count += mask >> i & 1
+            share = _share(state, k, bay, mask)
             if not mask:
                 words.append(SAYS[11] % (bay + 1))
+            elif mask & (mask - 1) == 0:  # one leader
+                words.append(SAYS[12] % (bay + 1, _who(names, mask), share))
             else:
-                share = state["pearls"][bay] * state["tides"][k] // count
-                words.append(SAYS[12] % (bay + 1, _who(names, mask), share) if count == 1
-                             else SAYS[13] % (bay + 1, share, _who(names, mask)))
+                words.append(SAYS[13] % (bay + 1, share, _who(names, mask)))
         return SAYS[TIDE] % (k + 1, state["tides"][k], "; ".join(words))
     if kind == LANDED:
         args = (who, cell_name(f[1]), SAYS[15] if f[2] else "")
@@ -620,8 +628,9 @@ def public_view(state):
         })
     tides = []
     for k in range(len(state["tides"])):
-        tides.append({"value": state["tides"][k], "done": k < state["tide"],
-                      "paid": state["history"][k]["awards"] if k < len(state["history"]) else None})
+        paid = tide_awards(state, k) if k < state["tide"] else None
+        tides.append({"value": state["tides"][k], "done": k < state["tide"],  # paid: each gatherer's total
+                      "paid": [sum(a[i] for a in paid) for i in range(n)] if paid else None})
     return {
         "game": GAME_ID,
         "phase": state["phase"],
@@ -653,7 +662,7 @@ def private_view(state, seat):
 
 _KEYS = (
     "game", "names", "rivals", "speed", "pearls", "tides", "per_round", "tide", "cells", "shells",
-    "points", "shifts", "order", "turn", "shifted", "moves", "phase", "history", "log",
+    "points", "shifts", "order", "turn", "shifted", "moves", "phase", "log",
 )
 # The fields each kind of log entry uses (FIRST ... LEFT, then the three tides).
 _FIELDS = b"\x01\x03\x03\x01\x01\x02\x01\x01\x01\x01\x05\x05\x05"
@@ -720,16 +729,13 @@ def from_dict(data):
             or type(data["moves"]) is not int or data["moves"] < 0 or type(data["shifted"]) is not bool):
         raise _damaged("turn")
     over = data["tide"] == len(TIDE_VALUES)
-    history = data["history"]
-    if (data["phase"] != (PHASE_OVER if over else PHASE_PLAY) or not isinstance(history, list)
-            or len(history) != data["tide"] or data["speed"] not in [c[0] for c in OPTIONS[2][2]]):
+    if data["phase"] != (PHASE_OVER if over else PHASE_PLAY) or data["speed"] not in [
+            c[0] for c in OPTIONS[2][2]]:
         raise _damaged("phase")
-    for h in history:
-        if not isinstance(h, dict) or not isinstance(h.get("awards"), list) or len(h["awards"]) != BAYS or [
-                a for a in h["awards"] if not _ints(a, n, 0, big)]:
-            raise _damaged("history")
     log = data["log"]
-    if not isinstance(log, list) or [e for e in log if not _entry_ok(e, n)]:
+    # every entry well formed, and the tides paid so far recorded in order (tide_awards reads them)
+    if not isinstance(log, list) or [e for e in log if not _entry_ok(e, n)] or [
+            e & 15 for e in log if e & 15 >= TIDE] != list(range(TIDE, TIDE + data["tide"])):
         raise _damaged("log")
     return to_dict(data)
 
