@@ -1,6 +1,7 @@
-"""The memory proof: a scripted full 8-player game with eight phones polling once a second each,
-run on the compiled firmware (.mpy, as on the board) under the MicroPython unix port with a given
-heap. Shared by tests/test_memory.py (one heap, must pass) and bench_memory.py (bisection)."""
+"""The memory proof: a scripted whole game (8-player Token Tide unless another game's driver from
+game_drivers.py is given) with every phone polling once a second, run on the compiled firmware (.mpy,
+as on the board) under the MicroPython unix port with a given heap. Shared by tests/test_memory.py
+(one heap, must pass) and bench_memory.py (bisection)."""
 
 import http.client
 import json
@@ -11,7 +12,7 @@ import time
 
 import build
 from boxrig import Background, BoxProcess
-from scripted_game import play_full_game
+from game_drivers import TokenTide
 
 # The heap the proof runs at in `make test`. The Pico W has about 205 KB of heap on a 32-bit build;
 # this port is 64-bit (pointers and objects up to twice as big), so this is the stricter budget.
@@ -41,12 +42,14 @@ class AllocSampler(Background):
             self.stop.wait(self.period)
 
 
-def run_game(heap_kb, tree=None, sample=False, romfs=None):
-    """Plays the whole game at heap_kb. Returns a dict: ok, memory_errors, poll_errors, peak_alloc.
+def run_game(heap_kb, tree=None, sample=False, romfs=None, driver=None):
+    """Plays the whole game (driver: a game_drivers.py driver, Token Tide's by default) at heap_kb.
+    Returns a dict: ok, memory_errors, poll_errors, peak_alloc.
 
     romfs: (tree, image bytes) from romfs.build_romfs_tree(): the code runs from a ROMFS image, which
     the unix port holds in its heap and a board in flash, so the heap given is heap_kb plus the image."""
     tree = tree or build.build_sim()
+    driver = driver or TokenTide()
     folder = tempfile.mkdtemp(prefix="tidebox-mem-")
     if romfs:
         tree, image_bytes = romfs
@@ -54,18 +57,18 @@ def run_game(heap_kb, tree=None, sample=False, romfs=None):
                          script="boot_rom.py")
     else:
         box = BoxProcess(tree, folder + "/state", heap="%dK" % heap_kb)
-    result = {"heap_kb": heap_kb, "ok": False, "memory_errors": 0, "poll_errors": [], "peak_alloc": 0,
-              "error": None}
+    result = {"game": driver.game, "heap_kb": heap_kb, "ok": False, "memory_errors": 0, "poll_errors": [],
+              "peak_alloc": 0, "error": None}
     started = time.monotonic()
     try:
         box.start()
         if sample:
             with AllocSampler(box) as sampler:
-                final, stats = play_full_game(box)
+                final, stats = driver.play(box)
             result["peak_alloc"] = sampler.peak
         else:
-            final, stats = play_full_game(box)
-        result["ok"] = final["box"] == "over" and final["game"]["winners"] != []
+            final, stats = driver.play(box)
+        result["ok"] = driver.finished(final)
         result["poll_errors"] = stats["errors"]
         result["poll_requests"] = stats["requests"]
         result["phones_told_the_end"] = stats.get("told_the_end", 0)
