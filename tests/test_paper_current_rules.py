@@ -13,6 +13,7 @@ import pytest
 
 from tidebox.games import paper_current as pc
 from tidebox.games.paper_current import rules
+from page_text import page_array_text
 from tidebox.games.seeded import Seeded
 
 MODULE = "tidebox.games.paper_current"
@@ -96,7 +97,7 @@ def test_interface_names():
                  "is_over", "standings", "winners", "to_dict", "from_dict", "leave", "new_course"):
         assert callable(getattr(pc, name)), name
     assert pc.NotNow.status == 409 and pc.GameError("x").status == 400
-    assert isinstance(pc.HOW_TO_PLAY, str) and "54" in pc.HOW_TO_PLAY
+    assert "54" in page_array_text("paper_current")  # the phones' How to play
 
 
 def test_options_shape():

@@ -7,6 +7,7 @@ import pytest
 
 from tidebox.games import pearl_reach as pr
 from tidebox.games.pearl_reach import rules as R
+from page_text import page_array_text
 from tidebox.games.seeded import Seeded
 
 
@@ -58,7 +59,7 @@ def test_names_and_constants():
 
 
 def test_how_to_play_states_this_editions_numbers():
-    text = R.HOW_TO_PLAY
+    text = page_array_text("pearl_reach")  # the phones' How to play
     assert (R.BAYS, R.ROWS, R.PEARLS, R.TIDE_VALUES) == (5, 5, (3, 4, 4, 5, 5), (1, 2, 4))
     assert R.TURNS == {2: 4, 3: 3, 4: 3}
     for words in ("column of 5 cells", "3, 4, 4, 5 and 5 pearls", "dealt at random", "1 at the first tide",

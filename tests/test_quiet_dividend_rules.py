@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from page_text import page_array_text
 from tidebox.games import quiet_dividend as qd
 from tidebox.games.seeded import Seeded
 
@@ -91,7 +92,8 @@ def test_identity_options_and_moves():
     assert [v for v, _ in setup[2]] == ["steady", "early_opening", "seasonal"]
     assert first == ("first", "First player", "seat_or_random")
     assert set(qd.MOVES) == {"join", "promote", "switch", "pass", "rename"}
-    assert "Join" in qd.HOW_TO_PLAY and "4" in qd.HOW_TO_PLAY
+    how = page_array_text("quiet_dividend")  # the phones' How to play
+    assert "Join" in how and "at most 4" in how and "at most 2 shares in one club and 4 in all" in how
 
 
 @pytest.mark.parametrize("setup_id, values", [("steady", [1, 1, 1]), ("early_opening", [2, 1, 0]),

@@ -224,9 +224,25 @@
     show('rules', !s.kind || s.kind === 'token_tide');
     if (view === 'join') renderJoin(s);
     else if (view === 'lobby') renderLobby(s);
-    else if (part) part.render(s, $('other'));
+    else if (part) {
+      part.render(s, $('other'));
+      if (part.how) $('other').appendChild(howToPlay(s.kind, part.how));
+    }
     else renderGame(g, revealStep(s));
     tick();
+  }
+
+  // A game part's "How to play" (its `how`: paragraphs), built once and kept, so it stays open or
+  // closed across renders.
+  var hows = {};
+  function howToPlay(kind, paragraphs) {
+    if (!hows[kind]) {
+      var d = el('details', 'card');
+      d.appendChild(el('summary', 'status', 'How to play'));
+      paragraphs.forEach(function (text) { d.appendChild(el('p', 'small', text)); });
+      hows[kind] = d;
+    }
+    return hows[kind];
   }
 
   function renderJoin(s) {

@@ -161,5 +161,14 @@
     T.fill(root, kids);
   }
 
-  T.games.paper_current = { title: 'Paper Current', render: render };
+  var HOW = [
+    'Work together to dock eight paper boats: three rounds, one shared score. In seating order, slide the' +
+      ' next numbered boat from the card\u2019s launch zone with one gentle continuous push, releasing before' +
+      ' the line. Boats stay where they stop and may be nudged.',
+    'After eight launches score every boat: wholly inside INNER 2, wholly inside OUTER 1, anything else 0.' +
+      ' Add the card\u2019s bonus (0 or 2; at most 18 a round).',
+    'After three rounds: did the table reach its target out of 54?'
+  ];
+
+  T.games.paper_current = { title: 'Paper Current', render: render, how: HOW };
 })();

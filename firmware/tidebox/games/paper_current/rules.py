@@ -118,14 +118,6 @@ SAFETY = (
     "Other hands stay out of the lane until everything stops.",
 )
 
-HOW_TO_PLAY = (
-    "Work together to dock eight paper boats, three rounds, one shared score. In seating order, "
-    "slide the next numbered boat from the card's launch zone with one gentle continuous push, "
-    "releasing before the line. Boats stay where they stop and may be nudged. After eight launches "
-    "score every boat: wholly inside INNER 2, wholly inside OUTER 1, anything else 0. Add the card's "
-    "bonus (0 or 2; at most 18 a round). After three rounds see whether the table reached its target "
-    "out of 54."
-)
 
 PHASE_LAUNCH = "launch"  # launches under way (0-7 done)
 PHASE_SCORE = "score"  # all eight launched: results being entered

@@ -10,22 +10,26 @@
   var SHAPES = ['\u25a0', '\u25a1', '\u00d7', '+'];
   var SHAPE_WORDS = ['filled square', 'hollow square', 'cross', 'plus'];
   var HOW = [
-    'Five bays along the coast, three tides. Most points after the third tide wins; level, the most shells left.',
-    'This edition: 2 to 4 gatherers, people and computer rivals. Each bay is a column of 5 cells, row 1 at the' +
-      ' water\u2019s edge. The bays hold 3, 4, 4, 5 and 5 pearls, dealt at random. A pearl is worth 1 at the first' +
-      ' tide, 2 at the second, 4 at the third. Before each tide every gatherer takes 4 turns (2 gatherers) or 3' +
-      ' turns (3 or 4).',
-    'Your turn: place a marker on any empty cell. First you may shift one of your markers one cell up, down or' +
-      ' across into the next bay, onto an empty cell, for 1 shell: once a turn, twice a game, and only if you' +
-      ' can still place after it.',
+    'Five bays along the coast, three tides. Most points after the third tide wins.',
+    'This edition\u2019s numbers: 2-4 gatherers, people and computer rivals. Each bay is a column of 5 cells;' +
+      ' row 1 is at the water\u2019s edge. The bays hold 3, 4, 4, 5 and 5 pearls, dealt at random each game.' +
+      ' A pearl is worth 1 at the first tide, 2 at the second, 4 at the third. Before each tide every gatherer' +
+      ' takes 4 turns (2 gatherers) or 3 turns (3 or 4 gatherers).',
+    'Your turn: place a marker on any empty cell. First you may shift one of your markers one cell up, down,' +
+      ' or across into the same row of the next bay, onto an empty cell, for 1 shell: once a turn, twice a' +
+      ' game. A shift costs 1 shell wherever it ends, and only if you can still place.',
     'Landing next to a rival\u2019s marker (up, down or across) costs 1 shell; anywhere else, also beside your' +
-      ' own, is free. With no shell and every empty cell costing one, you wait that turn.',
-    'Shells: 3 at the start, 2 more after each of the first two tides, 2 on top for whoever has the fewest points.',
-    'At each tide every bay pays pearls \u00d7 the tide\u2019s value to whoever has the most markers there; a tie' +
-      ' splits it, rounding down; an empty bay pays nothing. Then the tide carries the marker nearest the water' +
-      ' out of every bay it paid for. The biggest haul sets out first after a tide.',
+      ' own markers, is free. With no shell when every empty cell costs one, or a full coast, you wait that turn.',
+    'Shells: 3 at the start, 2 more after each of the first two tides, and 2 on top for whoever has the' +
+      ' fewest points then (everyone tied for fewest).',
+    'At each tide every bay pays pearls \u00d7 the tide\u2019s value to whoever has the most markers there;' +
+      ' tied leaders split it, rounding down; an empty bay pays nothing. Then the tide carries the marker' +
+      ' nearest the water out of every bay that had a marker in it.',
+    'After a tide the order is by points: the biggest haul sets out first, the fewest points go last; tied,' +
+      ' whoever went later before goes earlier. The third tide ends the game: most points wins, then most' +
+      ' shells left; still level, they share the win.',
     'Rivals too quick or too slow? The reader sets Rival speed on the box when setting up a new game.'
-  ];
+  ];;
   // The log comes as small ints (rules.py, "The log keeps one small int per entry"): the kind in the low
   // 4 bits, then 5-bit fields. SAYS is the rules' table of templates (rules.SAYS), word for word.
   var SAYS = [

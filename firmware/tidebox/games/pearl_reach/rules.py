@@ -19,7 +19,7 @@ from tidebox.games.base import shuffled
 __all__ = (
     "GAME_ID", "TITLE", "SHORT", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_NAME", "check_name", "GameError",
     "NotNow", "OPTIONS", "new_game", "MOVES", "move", "to_act", "legal_moves", "public_view",
-    "private_view", "is_over", "standings", "winners", "leave", "to_dict", "from_dict", "HOW_TO_PLAY",
+    "private_view", "is_over", "standings", "winners", "leave", "to_dict", "from_dict",
 )
 
 GAME_ID = "pearl_reach"
@@ -99,27 +99,6 @@ SAYS = (
     "gets", "get", "wins", "share the win",
 )
 
-HOW_TO_PLAY = "\n".join((
-    "Pearl Reach: five bays along the coast, three tides. Most points at the last tide wins.",
-    "This edition's numbers: 2-4 gatherers, people and computer rivals. Each bay is a column of"
-    " 5 cells; row 1 is at the water's edge. The bays hold 3, 4, 4, 5 and 5 pearls, dealt at random"
-    " each game. A pearl is worth 1 at the first tide, 2 at the second, 4 at the third. Before each"
-    " tide every gatherer takes 4 turns (2 gatherers) or 3 turns (3 or 4 gatherers).",
-    "Your turn: place a marker on any empty cell. First you may shift one of your markers one cell"
-    " up, down, or across into the same row of the next bay, onto an empty cell, for 1 shell: once a"
-    " turn, twice a game. A shift costs 1 shell wherever it ends, and only if you can still place.",
-    "Landing next to a rival's marker (up, down or across) costs 1 shell; anywhere else, also beside"
-    " your own markers, is free. With no shell when every empty cell costs one, or a full coast,"
-    " you wait that turn.",
-    "Shells: 3 at the start, 2 more after each of the first two tides, and 2 on top for whoever has"
-    " the fewest points then (everyone tied for fewest).",
-    "At each tide every bay pays pearls x the tide's value to whoever has the most markers there;"
-    " tied leaders split it, rounding down; an empty bay pays nothing. Then the tide carries the"
-    " marker nearest the water out of every bay that had a marker in it.",
-    "After a tide the order is by points: the biggest haul sets out first, the fewest points go"
-    " last; tied, whoever went later before goes earlier. The third tide ends the game: most points"
-    " wins, then most shells left; still level, they share the win.",
-))
 
 
 # ---------------------------------------------------------------- the coast

@@ -100,5 +100,15 @@
     T.fill(root, kids);
   }
 
-  T.games.quiet_dividend = { title: 'The Quiet Dividend', render: render };
+  var HOW = [
+    'Three clubs pay points to their members. On your turn take exactly one action: Join (one share in a' +
+      ' club), Promote (a club\u2019s value +1, at most 4; you need not own it) or Switch (move one of your' +
+      ' shares to another club).',
+    'Limits: at most 2 shares in one club and 4 in all. You pass only when nothing is legal.',
+    'Six laps, one turn each. After the marked payout laps every club pays at once: your shares in each' +
+      ' club times its value. Seasonal resets the values after its first two payouts.',
+    'The highest total of the three payouts wins; tied players share the win.'
+  ];
+
+  T.games.quiet_dividend = { title: 'The Quiet Dividend', render: render, how: HOW };
 })();

@@ -57,16 +57,6 @@ SWITCH = 2
 PASS = 3
 LEFT = 4
 
-HOW_TO_PLAY = (
-    "Three clubs pay points to their members. On your turn take exactly one action: "
-    "Join (one share in a club), Promote (a club's value +1, at most 4; you need not own it) "
-    "or Switch (move one of your shares to another club).\n"
-    "Limits: at most 2 shares in one club and 4 in all. Pass only when nothing is legal.\n"
-    "Six laps, one turn each. After the marked payout laps every club pays at once: "
-    "your shares in each club times its value. Seasonal resets the values after its "
-    "first two payouts.\n"
-    "Highest total of the three payouts wins; tied players share the win."
-)
 
 
 def check_name(name, taken=()):

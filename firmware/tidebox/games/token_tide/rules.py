@@ -454,12 +454,6 @@ OPTIONS = (
     ("practice", "Practice", ((False, "no"), (True, "yes"))),
 )
 MOVES = ("allocate", "unready", "reveal", "next_round")
-HOW_TO_PLAY = (
-    "Each round a tide card sets the Mooring target. Split your seven counters secretly over "
-    "Beacon (the largest delivery wins 6, tied 2), Grove (the smallest positive delivery wins 4, "
-    "tied 1) and Mooring (exactly the target scores 3, one off scores 1). Lock in; the reader "
-    "reveals when everybody is ready."
-)
 
 
 def move(state, seat, name, args):
