@@ -5,17 +5,14 @@ the new PNGs in tests/golden/paper_current/ before committing them.
 """
 
 import json
-import os
 import re
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from golden_png import GOLDEN, frame_to_image, golden_problems, lit_in
 
 from micropython_runner import MP_SCRIPTS
-from test_screens import frame_to_image
 
-GOLDEN = Path(__file__).parent / "golden" / "paper_current"
 FLOW = Path(__file__).parent.parent / "firmware" / "tidebox" / "games" / "paper_current" / "flow.py"
 
 
@@ -35,26 +32,7 @@ def test_every_paper_current_screen_has_been_rendered(frames):
 
 
 def test_paper_current_screens_match_golden_pngs(frames):
-    GOLDEN.mkdir(parents=True, exist_ok=True)
-    update = os.environ.get("UPDATE_GOLDEN") == "1"
-    problems = []
-    for label, hex_frame in sorted(frames.items()):
-        image = frame_to_image(hex_frame)
-        path = GOLDEN / (label + ".png")
-        if update:
-            image.save(path)
-            continue
-        if not path.exists():
-            problems.append("%s: no golden PNG (run with UPDATE_GOLDEN=1 and review it)" % label)
-            continue
-        diff = ImageChops.difference(Image.open(path).convert("L"), image.convert("L")).getbbox()
-        if diff is not None:
-            problems.append("%s differs from its golden PNG in %s" % (label, diff))
-    assert problems == []
-
-
-def lit(image, box):
-    return sum(1 for v in image.crop(box).convert("L").tobytes() if v)
+    assert golden_problems(frames, GOLDEN / "paper_current") == []
 
 
 def test_the_zone_picture_fills_the_cards_zone_only(frames):
@@ -62,5 +40,5 @@ def test_the_zone_picture_fills_the_cards_zone_only(frames):
     thirds = {"left": (2, 36, 19, 42), "centre": (22, 36, 39, 42), "right": (42, 36, 59, 42)}
     for zone in thirds:
         image = frame_to_image(frames["pc_card_" + zone])
-        filled = [z for z, b in thirds.items() if lit(image, b) > 0.8 * (b[2] - b[0]) * (b[3] - b[1])]
+        filled = [z for z, b in thirds.items() if lit_in(image, b) > 0.8 * (b[2] - b[0]) * (b[3] - b[1])]
         assert filled == [zone]

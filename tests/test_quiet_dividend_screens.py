@@ -2,13 +2,11 @@
 and compared pixel for pixel (UPDATE_GOLDEN=1 regenerates them: look at them before committing)."""
 
 import json
-import os
 import re
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
-from test_screens import GOLDEN, frame_to_image
+from golden_png import frame_to_image, golden_problems, lit_in
 
 from micropython_runner import MP_SCRIPTS
 
@@ -33,21 +31,7 @@ def test_every_screen_of_the_game_has_been_rendered(frames):
 
 
 def test_screens_match_golden_pngs(frames):
-    update = os.environ.get("UPDATE_GOLDEN") == "1"
-    problems = []
-    for label, hex_frame in sorted(frames.items()):
-        image = frame_to_image(hex_frame)
-        path = GOLDEN / (label + ".png")
-        if update:
-            image.save(path)
-            continue
-        if not path.exists():
-            problems.append("%s: no golden PNG (run with UPDATE_GOLDEN=1 and review it)" % label)
-            continue
-        diff = ImageChops.difference(Image.open(path).convert("L"), image.convert("L")).getbbox()
-        if diff is not None:
-            problems.append("%s differs from its golden PNG in %s" % (label, diff))
-    assert problems == []
+    assert golden_problems(frames) == []
 
 
 def test_no_screen_is_blank(frames):
@@ -58,8 +42,6 @@ def test_no_screen_is_blank(frames):
 def test_lists_show_four_lines_clear_of_the_hints(frames):
     # the in-game menu (five items: Back is the fifth), the turn's actions and Play again: four
     # lines of 10 px at most, scrolled with the cursor, a blank band above the hint bar (y=55)
-    from test_screens import lit_in
-
     for label in ("qd_menu", "qd_menu_back", "qd_enter", "qd_enter_page", "qd_again"):
         image = frame_to_image(frames[label])
         assert lit_in(image, (0, 51, 128, 55)) == 0, label

@@ -5,30 +5,15 @@ at the new PNGs in tests/golden/ before committing them.
 """
 
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
+from golden_png import H, W, frame_to_image, golden_problems, lit_in
 from PIL import Image, ImageChops
 
 from micropython_runner import MP_SCRIPTS
-
-GOLDEN = Path(__file__).parent / "golden"
-W, H = 128, 64
-
-
-def frame_to_image(hex_frame):
-    """SSD1306 MONO_VLSB bytes -> a 1-bit 128x64 image (lit pixels white)."""
-    data = bytes.fromhex(hex_frame)
-    img = Image.new("1", (W, H), 0)
-    px = img.load()
-    for y in range(H):
-        for x in range(W):
-            if data[(y >> 3) * W + x] >> (y & 7) & 1:
-                px[x, y] = 1
-    return img
 
 
 @pytest.fixture(scope="module")
@@ -61,23 +46,7 @@ def test_every_screen_has_been_rendered(frames):
 
 
 def test_screens_match_golden_pngs(frames):
-    GOLDEN.mkdir(exist_ok=True)
-    update = os.environ.get("UPDATE_GOLDEN") == "1"
-    problems = []
-    for label, hex_frame in sorted(frames.items()):
-        image = frame_to_image(hex_frame)
-        path = GOLDEN / (label + ".png")
-        if update:
-            image.save(path)
-            continue
-        if not path.exists():
-            problems.append("%s: no golden PNG (run with UPDATE_GOLDEN=1 and review it)" % label)
-            continue
-        golden = Image.open(path).convert("L")
-        diff = ImageChops.difference(golden, image.convert("L")).getbbox()
-        if diff is not None:
-            problems.append("%s differs from its golden PNG in %s" % (label, diff))
-    assert problems == []
+    assert golden_problems(frames) == []
 
 
 def test_no_screen_is_blank_and_no_text_leaves_the_panel(rendered):
@@ -87,11 +56,6 @@ def test_no_screen_is_blank_and_no_text_leaves_the_panel(rendered):
         assert any(data), label
     # every 8x8 text the screens draw fits on the 128x64 panel whole (framebuf would clip it silently)
     assert outside == {}
-
-
-def lit_in(image, box):
-    """How many pixels are lit in `box` (left, top, right, bottom) of an OLED image."""
-    return sum(1 for v in image.crop(box).convert("L").tobytes() if v)
 
 
 def test_lists_stay_clear_of_the_hints(frames):
