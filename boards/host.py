@@ -20,6 +20,7 @@ import time
 
 import framebuf
 from micropython import const
+from tidebox.buttons import DEBOUNCE_MS
 from tidebox.gate import TCP_LIMIT, ConnectionGate
 
 NAME = "host"
@@ -76,19 +77,40 @@ class Display(framebuf.FrameBuffer):
 
 
 class Clock:
-    """Milliseconds; tests may advance() it to skip a countdown without waiting."""
+    """Milliseconds; tests may advance() it to skip a countdown without waiting, and hold() it: a
+    held clock stands still (no wall-clock time passes on the board) and moves only by advance()
+    and by the presses of the host's buttons (Buttons.read), so a figure read off it is exact."""
 
     def __init__(self):
         self.offset = 0
+        self.held = None  # the tick the clock stands at while held
 
     def ticks_ms(self):
+        if self.held is not None:
+            return self.held
         return time.ticks_add(time.ticks_ms(), self.offset)
 
     def ticks_diff(self, a, b):
         return time.ticks_diff(a, b)
 
     def advance(self, ms):
-        self.offset += ms
+        if self.held is not None:
+            self.held = time.ticks_add(self.held, ms)
+        else:
+            self.offset += ms
+
+    def hold(self, on):
+        """Stop the clock where it is (on) or let it run on from there (off)."""
+        if on and self.held is None:
+            self.held = self.ticks_ms()
+        elif not on and self.held is not None:
+            self.offset = time.ticks_diff(self.held, time.ticks_ms())
+            self.held = None
+
+    def step(self, ms):
+        """A held clock moves on by ms (a button read's share of a press); a running one is not touched."""
+        if self.held is not None:
+            self.held = time.ticks_add(self.held, ms)
 
 
 class Buttons:
@@ -97,9 +119,16 @@ class Buttons:
     The hold starts when the firmware first reads the button, not when press() is called, and
     lasts at least MIN_READS reads, so a busy host (a slow CI machine) never loses a press that a
     person's finger would have made.
+
+    While the clock is held (Clock.hold), each read during a press moves it on by READ_MS, and so do
+    the reads after the release until the firmware's debouncer has seen it settle (SETTLE_READS,
+    the release read included): the press is handled at a known board time and the clock then
+    stands still again, so what the press changed (a countdown's +15 s) reads exactly.
     """
 
     MIN_READS = 4
+    READ_MS = 10  # a held clock's step per read during a press: the firmware's loop period
+    SETTLE_READS = (DEBOUNCE_MS + READ_MS - 1) // READ_MS
 
     def __init__(self, clock):
         self.clock = clock
@@ -108,6 +137,7 @@ class Buttons:
         self.reads = {}  # name -> reads while held
         self.fault = None  # tests inject "raise" (a crashing task) or "hang" (a stuck main loop)
         self.faults = 0  # faults raised so far: each crash log entry names its number
+        self.settling = 0  # reads left after a release that still move a held clock
 
     def press(self, name, hold_ms=80):
         if name not in BUTTONS:
@@ -123,8 +153,12 @@ class Buttons:
         while self.fault == "hang":
             pass  # a stuck main loop: only the watchdog gets the box going again
         if not self.queued and not self.held:
+            if self.settling:
+                self.settling -= 1
+                self.clock.step(self.READ_MS)
             return _UP
         now = self.clock.ticks_ms()
+        self.clock.step(self.READ_MS)
         levels = []
         for name in BUTTONS:
             until = self.held.get(name)
@@ -139,6 +173,7 @@ class Buttons:
                 self.reads[name] += 1
             elif until is not None:
                 del self.held[name]
+                self.settling = self.SETTLE_READS - 1  # this read was the first of them
             levels.append(down)
         return tuple(levels)
 

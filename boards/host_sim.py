@@ -3,6 +3,8 @@
 #   GET  /sim/oled.png   the current frame as a 128x64 PNG
 #   POST /sim/press      {"button": "A", "ms": 80} holds a button down (ms >= 700 is a long press)
 #   POST /sim/advance    {"ms": 15000} moves the box's clock forward (tests skip a countdown)
+#   POST /sim/clock      {"hold": true | false} stops the box's clock (it then moves only by advance
+#                        and by button presses: exact figures) or lets it run on
 #   POST /sim/fault      {"kind": "raise" | "hang"}: the button task crashes once, or the loop hangs
 #   GET  /sim/status     {"frames": n, "tones": [...], "tcp_peak": n, "screen": "...", "mem_free": n,
 #                         "restarts": tasks restarted after a crash, ...}
@@ -93,6 +95,14 @@ def _advance(board, data):
     return {"advanced": ms}
 
 
+def _clock(board, data):
+    hold = data.get("hold")
+    if hold not in (True, False):
+        return {"error": "clock needs hold: true or false"}, 400
+    board.clock.hold(hold)
+    return {"held": hold}
+
+
 def _fault(board, data):
     kind = data.get("kind")
     if kind not in ("raise", "hang"):
@@ -116,7 +126,7 @@ def _status(board, box, request):
     }), 200, {"Content-Type": "application/json"}
 
 
-_ACTIONS = {"press": _press, "advance": _advance, "fault": _fault}
+_ACTIONS = {"press": _press, "advance": _advance, "clock": _clock, "fault": _fault}
 
 
 def add_routes(app, box, board):

@@ -99,8 +99,18 @@ def test_reveal_refused_until_everyone_ready_and_timer_never_forces(box):
     assert status["tones"], "the box beeps at zero"
     assert box.state(a)["timer"]["expired"] is True
     assert box.state(a)["game"]["phase"] == "allocate"
+    # +15 s after zero: the countdown runs again from the press. The box's clock is held, so the
+    # figures are exact: no time passes on the box but what the press itself takes and advance().
+    box.hold_clock()
     box.press("B")  # +15 s
-    assert box.state(a)["timer"]["left_ms"] > 10_000
+    timer = box.state(a)["timer"]
+    assert (timer["left_ms"], timer["total_ms"], timer["expired"]) == (15_000, 60_000, False)
+    box.advance(14_999)
+    assert box.state(a)["timer"]["left_ms"] == 1
+    box.advance(1)
+    timer = box.state(a)["timer"]
+    assert (timer["left_ms"], timer["expired"]) == (0, True)
+    box.hold_clock(False)
     box.allocate(b, [3, 1, 3])
     assert box.press("C") == "reveal"
     assert box.state(b)["game"]["phase"] == "revealed"
