@@ -178,8 +178,9 @@ class BoxProcess:
         self.api("POST", "/sim/press", {"button": button, "ms": LONG_MS if long else SHORT_MS})
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.status()["presses"] > before:
-                return self.screen()
+            status = self.status()
+            if status["presses"] > before:
+                return status["screen"]  # the screen when the press had been handled
             time.sleep(0.02)
         raise AssertionError("button %s was not handled" % button)
 
@@ -202,3 +203,8 @@ class BoxProcess:
 
     def advance(self, ms):
         self.api("POST", "/sim/advance", {"ms": ms})
+
+    def hold_clock(self, hold=True):
+        """Stop the box's clock (it then moves only by advance() and by presses, each press by a
+        fixed board time ending when the box handles it) or let it run on."""
+        self.api("POST", "/sim/clock", {"hold": hold})
