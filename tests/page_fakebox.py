@@ -1,10 +1,14 @@
 """A stand-in box for the phone page's browser tests, and the pytest fixtures that use it.
 
-`FakeBox` is a small CPython HTTP server (stdlib only) that serves the built page and implements the
-phones' JSON API with the real rules module (tidebox.games.token_tide), following the firmware's
-Box class: seats with secret tokens and one-time rejoin codes, a version number bumped on every
-change, "unchanged" answers of just {"v": N}, the reader's timer. Endpoints under /test/ stand in
-for the reader's buttons (start, reveal, next round, rejoin code, drop, timer).
+`FakeBox` is a small CPython HTTP server (stdlib only) that serves the built page and answers the
+phones' JSON API by driving the REAL firmware's Box (firmware/tidebox/box.py) with Token Tide's rules
+under CPython: joining, rejoin codes, seats, moves, versions, "unchanged" answers of just {"v": N},
+the countdown and what the box shows (box.show / shown) are the firmware's own, so this stand-in
+cannot drift from it. Only the board (a seeded random source, a clock that follows real time and can
+be advanced, a temporary storage folder) and the web layer (the same statuses and JSON checks as
+tidebox/web.py, without microdot) are stood in. Endpoints under /test/ press the reader's buttons by
+calling the Box as the box's screens do (setup, start, reveal, a reveal step, next card, rejoin code,
+drop, timer, clock), and report what the box knows (hidden) and what the browser did (traffic).
 
 Test modules load the fixtures with `pytest_plugins = ("page_fakebox",)`. The box under test is the
 `box_url` fixture: to point the browser tests at the real firmware, that fixture is the one line to
@@ -16,10 +20,11 @@ PYTEST_DONT_REWRITE (test modules import helpers from here before pytest loads i
 import gzip
 import json
 import random
-import secrets
 import sys
+import tempfile
 import threading
 import time
+import types
 import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -33,8 +38,20 @@ for _p in (ROOT / "firmware", ROOT / "host_tools"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
+# Firmware modules use micropython.const(); under CPython it is the identity (as in conftest.py).
+if "micropython" not in sys.modules:
+    sys.modules["micropython"] = types.ModuleType("micropython")
+    sys.modules["micropython"].const = lambda value: value
+
 import pagebuild  # noqa: E402
+from tidebox import jsoncheck  # noqa: E402
+from tidebox import timer as box_timer  # noqa: E402
+from tidebox.box import Box, Refused  # noqa: E402
 from tidebox.games import token_tide as tt  # noqa: E402
+from tidebox.storage import Storage  # noqa: E402
+
+# The countdown uses MicroPython's time.ticks_add/ticks_diff; the fake board's ticks never wrap.
+box_timer.time = types.SimpleNamespace(ticks_add=lambda a, b: a + b, ticks_diff=lambda a, b: a - b)
 
 SCREENS = ROOT / "build" / "screens"
 CHROMIUM = "/usr/bin/chromium"
@@ -46,176 +63,135 @@ DECKS = (tt.DECK_SHUFFLED, tt.DECK_NUMBERED, tt.DECK_SHORT)
 # The box's reveal steps (games/token_tide/screens.py REVEAL_STEPS): the winning amounts, Beacon,
 # Grove, Mooring, the round's points, the standings.
 LAST_STEP = 5
+TOKEN_HEADER = "X-Seat-Token"
 
 
-class Refused(Exception):
-    def __init__(self, status, message):
-        super().__init__(message)
-        self.status = status
-        self.message = message
+class FakeBoard:
+    """What the Box needs of a board: a seeded random source, a clock, a unique id, a storage folder."""
+
+    name = "fake"
+
+    def __init__(self, storage_dir, seed=1):
+        self.storage_dir = storage_dir
+        self.rng = random.Random(seed)
+        self.offset = 0  # ms the clock has been advanced by
+
+    def urandom(self, n):
+        return self.rng.randbytes(n)
+
+    def ticks_ms(self):
+        """Real time (the page counts down between polls as the box does), plus what advance() added."""
+        return int(time.monotonic() * 1000) + self.offset
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+    def advance(self, ms):
+        self.offset += ms
+
+    def unique_id(self):
+        return "e6614103e7452d2f"
+
+    def page_url(self):
+        return "http://localhost/"
 
 
 class FakeBox:
-    """The box's state and actions, as the firmware's Box keeps them (one lock around all)."""
+    """The firmware's Box on a FakeBoard, Token Tide chosen, one lock around every call to it (the
+    firmware serves one request at a time), and a record of what the browser asked."""
 
-    def __init__(self, page_gz, seed=1):
+    def __init__(self, page_gz, storage_dir, seed=1):
         self.page_gz = page_gz
         self.lock = threading.RLock()
-        self.phase = "join"
-        self.names = []
-        self.tokens = []
-        self.present = []
-        self.codes = {}
-        self.state = None
-        self.version = 1
-        self.shown = {}  # what the reader's screen shows (the box's reveal step), as Box.shown
-        self.deadline = None
-        self.total_ms = 0
-        self.rng = random.Random(seed)
+        self.board = FakeBoard(storage_dir, seed)
+        self.storage = Storage(storage_dir)
+        self.box = Box(self.board, self.storage)
+        self.box.choose_game("token_tide")  # the reader picked it on the game menu: phones join
         # what the browser did: every request line, and the most requests it had open at once
         self.log = []
         self.open = 0
         self.peak = 0
 
-    def changed(self):
-        self.version += 1
+    # ---------------------------------------------------------------- the phones' API (tidebox/web.py)
 
-    def seat_of(self, token):
-        if not token:
-            return None
-        for seat, known in enumerate(self.tokens):
-            if known and secrets.compare_digest(known, token) and self.present[seat]:
-                return seat
-        return None
+    def state(self, seat, known):
+        box = self.box
+        if known is not None and known == str(box.version):
+            return b'{"v":%d}' % box.version
+        return b"".join(c if isinstance(c, bytes) else c.encode() for c in box.view_chunks(seat))
 
-    # ---------------------------------------------------------------- the phones' API
-
-    def join(self, name):
-        if self.phase != "join":
-            raise Refused(409, "the game has started: ask the reader for a rejoin code")
-        if len(self.names) >= tt.MAX_PLAYERS:
-            raise Refused(409, "the table is full")
-        try:
-            name = tt.check_name(name, self.names)
-        except tt.GameError as e:
-            raise Refused(409 if "taken" in str(e) else 400, str(e)) from None
-        token = secrets.token_hex(16)
-        self.names.append(name)
-        self.tokens.append(token)
-        self.present.append(True)
-        self.changed()
-        return {"token": token, "seat": len(self.names) - 1, "name": name}
-
-    def rejoin(self, code):
-        if not isinstance(code, str) or code not in self.codes:
-            raise Refused(403, "that rejoin code is not valid: ask the reader for a new one")
-        seat = self.codes.pop(code)
-        if not self.present[seat]:
-            raise Refused(403, "that seat has left the game")
-        self.tokens[seat] = secrets.token_hex(16)
-        self.changed()
-        return {"token": self.tokens[seat], "seat": seat, "name": self.names[seat]}
-
-    def allocate(self, seat, allocation, ready):
-        if self.phase != "play" or self.state is None:
-            raise Refused(409, "there is no round to allocate in yet")
-        try:
-            tt.set_allocation(self.state, seat, allocation, ready)
-        except tt.GameError as e:
-            raise Refused(409 if ("closed" in str(e) or "left" in str(e)) else 400, str(e)) from None
-        self.changed()
-        return {"ok": True, "v": self.version}
-
-    def unready(self, seat):
-        if self.phase != "play" or self.state is None:
-            raise Refused(409, "there is no round to allocate in yet")
-        try:
-            tt.unlock(self.state, seat)
-        except tt.GameError as e:
-            raise Refused(409, str(e)) from None
-        self.changed()
-        return {"ok": True, "v": self.version}
-
-    def timer(self):
-        now = time.monotonic()
-        on = self.deadline is not None
-        left = max(0, int((self.deadline - now) * 1000)) if on else 0
-        expired = on and left <= 0
-        return {"on": on, "running": on and not expired, "left_ms": left, "total_ms": self.total_ms,
-                "expired": expired}
-
-    def view(self, seat):
-        return {
-            "v": self.version,
-            "box": self.phase, "kind": "token_tide",
-            "ssid": "Tidebox-2D2F",
-            "you": None if seat is None else {"seat": seat, "name": self.names[seat]},
-            "seats": [{"name": n, "present": p} for n, p in zip(self.names, self.present)],
-            "timer": self.timer(),
-            "shown": self.shown,
-            "game": tt.view_for(self.state, seat) if self.state else None,
-        }
+    def post(self, action, seat, body):
+        box = self.box
+        data = read_json(body)
+        if action == "join":
+            return box.join(data.get("name"))
+        if action == "rejoin":
+            code = data.get("code")
+            return box.rejoin(code.strip() if isinstance(code, str) else code)
+        if action == "move":
+            if seat is None:
+                raise Refused(401, "this phone has no seat: join, or use a rejoin code")
+            name, args, seq = data.get("move"), data.get("args", {}), data.get("seq")
+            if not isinstance(name, str):
+                raise Refused(400, "say which move: {\"move\": name, \"args\": {...}}")
+            if not isinstance(args, dict):
+                raise Refused(400, "a move's args must be an object")
+            if seq is not None and type(seq) is not int:
+                raise Refused(400, "seq must be a whole number")
+            return {"ok": True, "v": box.move(seat, name, args, seq)}
+        raise Refused(404, "no such address on the box")
 
     # ---------------------------------------------------------------- the reader's buttons
 
     def control(self, action, body):
-        if action == "setup":
-            self.phase = "setup"
-        elif action == "start":
-            deck = body.get("deck", tt.DECK_NUMBERED)
-            try:
-                self.state = tt.new_game(
-                    list(self.names), deck=deck, first_reader=body.get("reader", 0),
-                    below=self.rng.randrange, practice=bool(body.get("practice", False)),
-                )
-            except tt.GameError as e:
-                raise Refused(409, str(e)) from None
-            self.phase = "play"
-            self.deadline = None
-        elif action == "reveal":
-            try:
-                tt.reveal(self.state)
-            except tt.GameError as e:
-                raise Refused(409, str(e)) from None
-            self.deadline = None
-            step = body.get("step", LAST_STEP)
-            self.shown = {"reveal": {"round": self.state["last"]["round"], "step": step}}
+        box = self.box
+        if action == "setup":  # C on the join screen
+            box.to_setup()
+        elif action == "start":  # the setup screen's options, then C: the first tide card
+            if box.phase == "join":
+                box.to_setup()
+            box.options.update({"deck": body.get("deck", tt.DECK_NUMBERED), "reader": body.get("reader", 0),
+                                "practice": bool(body.get("practice", False))})
+            box.start_game()
+        elif action == "reveal":  # C on the countdown (everybody ready), then the reveal to `step`
+            box.move(None, "reveal")
+            box.countdown.stop()
+            self.show_step(body.get("step", LAST_STEP))
         elif action == "step":  # the reader steps the box's reveal on
-            self.shown["reveal"]["step"] = body["step"]
-        elif action == "next":
-            try:
-                tt.next_round(self.state)
-            except tt.GameError as e:
-                raise Refused(409, str(e)) from None
-            if tt.is_over(self.state):
-                self.phase = "over"
+            self.show_step(body["step"])
+        elif action == "next":  # C after the standings: the next tide card (or the final standings)
+            box.move(None, "next_round")
         elif action == "code":
-            seat = body["seat"]
-            for code in [c for c, s in self.codes.items() if s == seat]:
-                del self.codes[code]
-            code = "%06d" % self.rng.randrange(1000000)
-            self.codes[code] = seat
-            return {"code": code}
+            return {"code": box.rejoin_code(body["seat"])}
         elif action == "drop":
-            seat = body["seat"]
-            try:
-                tt.leave(self.state, seat)
-            except tt.GameError as e:
-                raise Refused(409, str(e)) from None
-            self.present[seat] = False
-            self.tokens[seat] = ""
-        elif action == "timer":
-            seconds = body.get("seconds", 45)
-            self.total_ms = int(seconds * 1000)
-            self.deadline = time.monotonic() + seconds if seconds else None
+            box.drop(body["seat"])
+        elif action == "timer":  # C on the tide card starts the countdown
+            box.start_timer(body.get("seconds", 45))
+        elif action == "advance":  # the box's clock moves on (as /sim/advance: the version stays)
+            self.board.advance(body["ms"])
         elif action == "hidden":  # what the box itself knows (never sent to a phone)
-            return {"hidden": self.state["hidden"], "locked": self.state["locked"]}
+            return {"hidden": box.state["hidden"], "locked": box.state["locked"]}
         elif action == "traffic":
             return {"log": self.log, "peak": self.peak}
         else:
             raise Refused(404, "no such control")
-        self.changed()
-        return {"ok": True, "v": self.version}
+        return {"ok": True, "v": box.version}
+
+    def show_step(self, step):
+        """What the reveal screen publishes (games/token_tide/flow.py, Reveal.publish)."""
+        self.box.show("reveal", {"round": self.box.state["last"]["round"], "step": step})
+
+
+def read_json(body):
+    """As tidebox/web.py's read_json: strict JSON (jsoncheck), an object, or a Refused(400)."""
+    try:
+        jsoncheck.check(body)
+        data = json.loads(body.decode())
+    except (ValueError, UnicodeError, AttributeError, TypeError):
+        raise Refused(400, "the request body must be JSON") from None
+    if not isinstance(data, dict):
+        raise Refused(400, "the request body must be a JSON object")
+    return data
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -227,6 +203,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def reply(self, status, payload, content_type="application/json", encoding=None):
         body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        # The answer is complete: from here the browser may have it, so the request no longer counts
+        # as open (counted after the write, the browser's next request could land before the count
+        # went down: two requests "open at once" that never were).
+        self.closed_request()
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -237,72 +217,50 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def closed_request(self):
+        if getattr(self, "_browser", False):
+            self._browser = False
+            with self.box.lock:
+                self.box.open -= 1
+
     def body(self):
         length = int(self.headers.get("Content-Length") or 0)
-        if not length:
-            return {}
-        try:
-            data = json.loads(self.rfile.read(length))
-        except ValueError:
-            raise Refused(400, "the request is not JSON") from None
-        if not isinstance(data, dict):
-            raise Refused(400, "the request is not a JSON object")
-        return data
+        return self.rfile.read(length) if length else b""
 
     def handle_one_request(self):
         try:
             super().handle_one_request()
         finally:
-            if getattr(self, "_browser", False):
-                self._browser = False
-                with self.box.lock:
-                    self.box.open -= 1
+            self.closed_request()  # a request that ended without an answer
 
     def route(self, method):
-        box = self.box
+        fake = self.box
         url = urlsplit(self.path)
         self._browser = "Python-urllib" not in (self.headers.get("User-Agent") or "")
-        with box.lock:
+        with fake.lock:
             if self._browser:
-                box.open += 1
-                box.peak = max(box.peak, box.open)
-                box.log.append(method + " " + self.path)
+                fake.open += 1
+                fake.peak = max(fake.peak, fake.open)
+                fake.log.append(method + " " + self.path)
         time.sleep(0.005)  # a box is not instant: lets overlapping requests show up in `peak`
         try:
             if method == "GET" and url.path == "/":
-                self.reply(200, box.page_gz, "text/html; charset=utf-8", "gzip")
+                self.reply(200, fake.page_gz, "text/html; charset=utf-8", "gzip")
                 return
-            token = self.headers.get("X-Seat-Token")
-            with box.lock:
-                seat = box.seat_of(token)
+            body = self.body() if method == "POST" else b""
+            with fake.lock:
+                seat = fake.box.seats.seat_of(self.headers.get(TOKEN_HEADER))
                 if method == "GET" and url.path == "/api/state":
-                    v = parse_qs(url.query).get("v", [None])[0]
-                    if v is not None and v.lstrip("-").isdigit() and int(v) == box.version:
-                        self.reply(200, {"v": box.version})
-                    else:
-                        self.reply(200, box.view(seat))
-                    return
-                if method != "POST":
-                    raise Refused(404, "not found")
-                data = self.body()
-                if url.path == "/api/join":
-                    self.reply(200, box.join(data.get("name")))
-                elif url.path == "/api/rejoin":
-                    self.reply(200, box.rejoin(data.get("code")))
-                elif url.path == "/api/move":
-                    if seat is None:
-                        raise Refused(401, "join the table first")
-                    args = data.get("args") if isinstance(data.get("args"), dict) else {}
-                    if data.get("move") == "unready":
-                        self.reply(200, box.unready(seat))
-                    elif data.get("move") == "allocate":
-                        self.reply(200, box.allocate(seat, args.get("allocation"), args.get("ready", True)))
-                    else:
-                        raise Refused(400, "Token Tide has no move called that")
+                    self.reply(200, fake.state(seat, parse_qs(url.query).get("v", [None])[0]))
+                elif method != "POST":
+                    raise Refused(404, "no such address on the box")
+                elif url.path.startswith("/api/"):
+                    self.reply(200, fake.post(url.path[5:], seat, body))
                 elif url.path.startswith("/test/"):
-                    self.reply(200, box.control(url.path[6:], data))
+                    data = json.loads(body) if body else {}
+                    self.reply(200, fake.control(url.path[6:], data))
                 else:
-                    raise Refused(404, "not found")
+                    raise Refused(404, "no such address on the box")
         except Refused as e:
             self.reply(e.status, {"error": e.message})
 
@@ -317,7 +275,8 @@ class FakeBoxServer:
     """Runs a FakeBox on 127.0.0.1 on a free port in a background thread."""
 
     def __init__(self, page_gz):
-        self.box = FakeBox(page_gz)
+        self.folder = tempfile.TemporaryDirectory()  # the box's flash
+        self.box = FakeBox(page_gz, self.folder.name)
         handler = type("BoundHandler", (Handler,), {"box": self.box})
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.httpd.daemon_threads = True
@@ -331,6 +290,7 @@ class FakeBoxServer:
     def __exit__(self, *exc):
         self.httpd.shutdown()
         self.httpd.server_close()
+        self.folder.cleanup()
 
 
 # ---------------------------------------------------------------- talking to a box from a test
@@ -411,6 +371,10 @@ class BoxControl:
 
     def traffic(self):
         return self.press("traffic")
+
+    def advance(self, ms):
+        """The box's clock moves on by ms (a countdown is skipped without waiting)."""
+        return self.press("advance", ms=ms)
 
 
 # ---------------------------------------------------------------- pytest fixtures
