@@ -173,8 +173,15 @@ class BoxProcess:
     # ------------------------------------------------------------ buttons and time
 
     def press(self, button, long=False, timeout=5):
-        """Press a button as a person would and wait until the box has handled it."""
-        before = self.status()["presses"]
+        """Press a button as a person would and wait until the box has handled it. A long press is
+        handled while the button is still held: the next press waits for the release, as a finger
+        would (a press sent during the hold would be part of it)."""
+        status = self.status()
+        deadline = time.monotonic() + timeout
+        while status["buttons_down"] and time.monotonic() < deadline:
+            time.sleep(0.02)
+            status = self.status()
+        before = status["presses"]
         self.api("POST", "/sim/press", {"button": button, "ms": LONG_MS if long else SHORT_MS})
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
