@@ -5,7 +5,7 @@ import json
 import random
 
 import pytest
-from boxrig import ApiError, BoxProcess, wait_until
+from boxrig import ApiError, BoxProcess
 
 from tidebox.games import token_tide as tt
 
