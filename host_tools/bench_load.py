@@ -25,6 +25,7 @@ IDLE_SOCKETS = 20
 POLL_PERIOD_S = 1.0
 POLL_TIMEOUT_S = 10.0  # the page gives up after 6 s; a slower answer is counted, then reported
 HEAP_EVERY_S = 5.0
+REVEAL_STANDINGS = 5  # Token Tide's last reveal step (games/token_tide/screens.py): the standings
 BASELINE_SECONDS = 20  # the same polls first without the idle sockets, for comparison
 
 
@@ -72,9 +73,19 @@ class Phones(Background):
         self.lock = threading.Lock()
         self.latencies = []  # seconds, one per answered poll
         self.errors = []
-        self.threads += [threading.Thread(target=self.run, args=(t,), daemon=True) for t in tokens.values()]
+        self.counts = {seat: 0 for seat in tokens}  # polls made, per phone (answered or not)
+        self.started = self.ended = None  # when the phones began and stopped polling
+        self.threads += [threading.Thread(target=self.run, args=item, daemon=True) for item in tokens.items()]
 
-    def run(self, token):
+    def __enter__(self):
+        self.started = time.monotonic()
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        self.ended = time.monotonic()
+        return super().__exit__(*exc)
+
+    def run(self, seat, token):
         version = 0
         while not self.stop.is_set():
             started = time.monotonic()
@@ -85,6 +96,7 @@ class Phones(Background):
                 reply = fuzzing.Reply(b"", "connect: %s" % exc.__class__.__name__)
             took = time.monotonic() - started
             with self.lock:
+                self.counts[seat] += 1
                 if reply.status == 200:
                     self.latencies.append(took)
                     version = reply.json()["v"]
@@ -97,9 +109,10 @@ class Phones(Background):
 class Table:
     """The reader and the players: the game goes on, one step per call, game after game."""
 
-    def __init__(self, box, tokens, seed=600):
+    def __init__(self, box, tokens, seed=600, quick_reveal=False):
         self.box = box
         self.tokens = tokens
+        self.quick_reveal = quick_reveal  # a long press on C: straight to the standings
         self.rng = random.Random(seed)
         self.rounds = 0  # rounds revealed
         self.games = 0  # games finished
@@ -126,8 +139,9 @@ class Table:
                     box.allocate(self.tokens[seat], fuzzing.random_allocation(self.rng))
             if box.press("C") == "reveal":
                 self.rounds += 1
-        else:
-            box.press("C")  # stepping through the reveal
+        else:  # stepping through the reveal; quick: a long press goes to the standings at once
+            at_standings = view["shown"].get("reveal", {}).get("step") == REVEAL_STANDINGS
+            box.press("C", long=self.quick_reveal and not at_standings)
 
     def back_to_the_lobby(self, limit=400):
         """Finish the game under way and answer "New game?": the same players, back at the game menu."""
@@ -164,29 +178,41 @@ def heap_trend_kb_per_hour(samples):
     return slope * 3600 / 1024
 
 
-def run_load(box, tokens, seconds, idle=IDLE_SOCKETS):
-    """Eight pollers, `idle` idle sockets and the game, for `seconds`. The box starts in the lobby
-    with its players and ends there again; returns the figures."""
-    table = Table(box, tokens)
+def run_load(box, tokens, seconds, idle=IDLE_SOCKETS, min_games=0, limit_s=None, quick_reveal=False):
+    """Eight pollers, `idle` idle sockets and the game, for `seconds`, and on until `min_games`
+    games have been finished under that load (for `limit_s` seconds at most, by default three times
+    `seconds` and five minutes more). The box starts in the lobby with its players and ends there
+    again; returns the figures."""
+    if limit_s is None:
+        limit_s = 3 * seconds + 300
+    table = Table(box, tokens, quick_reveal=quick_reveal)
     lobby_before = lobby_heap(box)
     samples = []
     started = table.started = time.monotonic()
     table.lobby_heaps.append((0.0, lobby_before))
     with IdleSockets(box.port, idle) as idlers, Phones(box.port, tokens) as phones:
         next_sample = started
-        while time.monotonic() - started < seconds:
+        while True:
+            took = time.monotonic() - started
+            if took >= limit_s or (took >= seconds and table.games >= min_games):
+                break
             if time.monotonic() >= next_sample:
                 samples.append((time.monotonic() - started, live_heap(box)))
                 next_sample += HEAP_EVERY_S
             table.step()
         samples.append((time.monotonic() - started, live_heap(box)))
+        games_under_load = table.games
     table.back_to_the_lobby()
-    lobby_after = table.lobby_heaps[-1][1]
+    # Measured now that the phones and the idle sockets have stopped, as lobby_before was: a game
+    # that ended under the load was measured with their connections still held.
+    lobby_after = lobby_heap(box)
     elapsed = time.monotonic() - started
     latencies = sorted(phones.latencies)
     return {
         "seconds": round(elapsed),
         "polls": len(latencies) + len(phones.errors),
+        "polls_per_phone": sorted(phones.counts.values()),
+        "polling_seconds": round(phones.ended - phones.started, 1),
         "poll_errors": phones.errors,
         "latency_median_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
         "latency_p95_ms": round(latencies[int(0.95 * (len(latencies) - 1))] * 1000, 1) if latencies else None,
@@ -195,6 +221,8 @@ def run_load(box, tokens, seconds, idle=IDLE_SOCKETS):
         "idle_cut_by_box": idlers.cut_by_box,
         "rounds": table.rounds,
         "games": table.games,
+        "games_under_load": games_under_load,  # finished while the phones and idle sockets were on
+        "seats_after": [(seat["name"], seat["present"]) for seat in box.state()["seats"]],
         "heap_samples": samples,
         "lobby_heaps": table.lobby_heaps,
         # The live heap at the same point before and after (the lobby with the same players, no
@@ -208,12 +236,16 @@ def run_load(box, tokens, seconds, idle=IDLE_SOCKETS):
     }
 
 
-def start_box(tree, state_dir):
+def start_box(tree, state_dir, short=False):
+    """A box in the lobby with eight players; its games use the numbered deck (six rounds), or with
+    `short` the short crossing (four)."""
     box = BoxProcess(tree, Path(state_dir) / "state", env={"TIDEBOX_BUZZER": "0"}).start()
     box.choose()
     tokens = fuzzing.seat_table(box)
     box.press("C")  # setup
     box.press("B")  # the numbered deck, kept for every game after
+    if short:
+        box.press("B")  # the short crossing
     box.press("A", long=True)  # back to the lobby with the players, as after "New game?"
     return box, tokens
 
