@@ -112,6 +112,12 @@ async def main(board):
     ip = board.radio.start_hotspot(box.ssid(), box.password)
     reader = Reader(box, board.display, board.buzzer)
     reader.qr_drawer = make_qr_drawer(box, board)
+    # A saved game's code first, then its data: loaded the other way round, the game's modules land
+    # between the save's pieces and the heap starts the game fragmented.
+    game_id = box.saved_game_id()
+    if game_id is not None:
+        reader.load_flow(game_id)
+    gc.collect()
     resumable = box.load()
     reader.boot(board.ticks_ms(), resumable)
     board.watchdog.start(WATCHDOG_MS)

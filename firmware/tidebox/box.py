@@ -127,6 +127,16 @@ class Box:
             raise ValueError("saved move count is damaged")
         return phase, game_id, rules, seats, options, seq, state
 
+    def saved_game_id(self):
+        """The game a save on flash is of (None: no save, or none readable), without keeping it."""
+        try:
+            data = self.storage.load(SAVE_FILE)
+            game_id = data.get("game_id") if data else None
+            games.title(game_id)
+            return game_id
+        except (ValueError, AttributeError, TypeError):
+            return None
+
     def load(self):
         """Restore a saved box. Returns True if an unfinished game was restored. A file that cannot
         be read is set aside and the box starts fresh, saying so; it never stops the boot."""
@@ -410,7 +420,11 @@ class Box:
         self.undo_text = None
         self.shown = {}
         if self.rules:
-            self.options = default_options(self.rules)
+            # The table's choices stay for the next game of the same game; a seat may have left.
+            defaults = default_options(self.rules)
+            for key, _, choices in self.rules.OPTIONS:
+                if choices in ("seat", "seat_or_random"):
+                    self.options[key] = defaults[key]
         self.changed()
 
     # ------------------------------------------------------------ what the phones see

@@ -113,12 +113,14 @@ class Reader:
 
         return lobby
 
-    def load_flow(self):
-        """The chosen game's flow module; the previous game's was unloaded with its rules."""
-        if self.flow_id != self.box.game_id:
+    def load_flow(self, game_id=None):
+        """The chosen game's flow module (and its rules); the previous game's was unloaded with its
+        rules. `game_id`: a game about to be restored from flash, before the box knows it."""
+        game_id = game_id or self.box.game_id
+        if self.flow_id != game_id:
             self.flow = None
             self.flow_tick = None
-            self.flow_id = self.box.game_id
+            self.flow_id = game_id
             if self.flow_id is not None:
                 self.flow = games.load(self.flow_id, "flow")
                 # A game that acts by itself (computer rivals) offers tick(reader, now) -> changed.

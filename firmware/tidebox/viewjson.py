@@ -10,21 +10,39 @@ import json
 from micropython import const
 
 BLOCK = const(512)
+# Where a block is put together before it is copied out at its final size: one buffer for the life
+# of the box, so building a view never grows (reallocates) a buffer piece by piece, which left
+# holes that a heap just restored from a save had too few of (a 508-byte block then failed).
+_SCRATCH = bytearray(BLOCK)
+
+
+def _utf8(text):
+    try:
+        return memoryview(text)  # MicroPython: a str's UTF-8 bytes where they are
+    except TypeError:
+        return text.encode()  # CPython
 
 
 class Blocks:
     def __init__(self):
         self.blocks = []
-        self.buf = bytearray()
+        self.used = 0
 
     def text(self, text):
-        if self.buf and len(self.buf) + len(text) > BLOCK:
-            self.blocks.append(bytes(self.buf))
-            self.buf = bytearray()
-        try:
-            self.buf.extend(text)  # MicroPython takes a str's bytes as they are
-        except TypeError:
-            self.buf.extend(text.encode())  # CPython
+        data = _utf8(text)
+        size = len(data)
+        if self.used and self.used + size > BLOCK:
+            self.flush()
+        if size > BLOCK:
+            self.blocks.append(bytes(data))  # one value larger than a block: as it is
+        else:
+            _SCRATCH[self.used:self.used + size] = data
+            self.used += size
+
+    def flush(self):
+        if self.used:
+            self.blocks.append(bytes(memoryview(_SCRATCH)[:self.used]))
+            self.used = 0
 
     def value(self, value, depth=2):
         """The JSON of `value`, split `depth` levels deep."""
@@ -50,7 +68,5 @@ class Blocks:
             lead = ","
 
     def done(self):
-        if self.buf:
-            self.blocks.append(bytes(self.buf))
-            self.buf = bytearray()
+        self.flush()
         return self.blocks
