@@ -14,6 +14,7 @@ import json
 import random
 
 import pytest
+from boxrig import BOX_HEAP
 from micropython_runner import MP_SCRIPTS
 
 SCRIPT = MP_SCRIPTS / "hot_paths.py"
@@ -33,7 +34,7 @@ def request(line="GET /api/state?v={V} HTTP/1.1\r\n", headers=None, end="\r\n"):
     return (line + "".join(BROWSER_LINES if headers is None else headers) + end).encode("latin-1")
 
 
-def run(mp, job, heap="192K"):
+def run(mp, job, heap=BOX_HEAP):  # the whole box in one process, at the box's own test heap
     proc = mp.run(SCRIPT, json.dumps(job), heap=heap)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
