@@ -1,10 +1,15 @@
 """Paper Current on the real firmware (MicroPython): the box's buttons, phones entering results, two
-phones editing one boat at once, replaying a round, the end and a new course at the same table."""
+phones editing one boat at once, replaying a round, the end and a new course at the same table, power
+cuts while results are entered and rounds confirmed."""
 
+import json
+import random
+import threading
 import time
+from pathlib import Path
 
 import pytest
-from boxrig import ApiError, BoxProcess
+from boxrig import BOARD_PACE_MS, ApiError, BoxProcess, wait_until
 
 from tidebox.games.paper_current import rules
 
@@ -165,3 +170,243 @@ def test_two_phones_editing_one_boat_the_later_is_refused(pc_box):
     after = box.state(tokens[2])
     assert after["game"] == before["game"] and after["seq"] == before["seq"]
     assert after["game"]["results"][4] == 2
+
+
+# ---------------------------------------------------------------- power cuts during score entry
+
+# Each save spends the board's flash time (boards/host.py, TIDEBOX_SAVE_MS) between writing its
+# temporary file and the rename, so cuts can land before, within and after a save.
+SAVE_MS = BOARD_PACE_MS // 2
+RESULT_CUT_S = 0.03  # a phone's request: answered within a few ms after its save
+PRESS_CUT_S = 0.25  # a press is held 80 ms and handled on release by the 10 ms button loop
+AIMS = ("random", "mid-save", "mid-answer")  # a phone's request is cut in turn at each
+CUT_CHANCE = 0.25
+CONFIRM_AIMS = ("random", "mid-save", None)  # the box's confirmations are cut in turn (None: not cut)
+NAMES = ["Ada", "Bo", "Cy"]
+
+
+def file_stamp(path):
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+def saved_results(path):
+    """The results the saved game holds (None if it cannot be read whole)."""
+    try:
+        return json.loads(path.read_text())["game"]["results"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def expected_public(model):
+    return json.loads(json.dumps(rules.public_view(model)))
+
+
+def public(view, model):
+    """The view's public part, as the model's keys name it."""
+    return {k: view["game"].get(k) for k in rules.public_view(model)}
+
+
+class PoweredCourse:
+    """A course with three phones, the box's state followed move by move by a CPython model; the
+    plug is pulled at random moments while phones enter results and the box confirms rounds."""
+
+    def __init__(self, box, tokens, rng):
+        self.box = box
+        self.tokens = tokens
+        self.rng = rng
+        self.state = Path(box.state_dir)
+        self.tmp, self.saved = self.state / "game.json.tmp", self.state / "game.json"
+        self.model = rules.from_dict(json.loads(self.saved.read_text())["game"])
+        self.seq = box.state(tokens[0])["seq"]
+        self.cuts = 0
+        self.result_cuts = 0
+        self.confirms = 0
+        self.last_tmp = file_stamp(self.tmp)
+        self.outcomes = {}
+
+    def tally(self, outcome):
+        self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
+
+    def check(self):
+        """After a restart: the save whole and not set aside, every phone's view the model's."""
+        assert not (self.state / "game.json.bad").exists(), "a power cut damaged the save"
+        json.loads(self.saved.read_text())  # whole, never half-written
+        if file_stamp(self.tmp) not in (None, self.last_tmp):
+            self.last_tmp = file_stamp(self.tmp)
+            self.tally("cut mid-save")  # a save was under way: its temporary file, not yet renamed
+        for token in self.tokens:
+            view = self.box.state(token)
+            assert view["seq"] == self.seq and public(view, self.model) == expected_public(self.model)
+
+    def resume(self, screens):
+        """From the saved-game screen back to the game (a finished course goes straight to its final
+        screen, as nothing is left to resume); returns the screen."""
+        wait_until(lambda: self.box.screen() != "splash", "the splash is over")
+        if rules.is_over(self.model):
+            screen = self.box.screen()
+        else:
+            assert self.box.screen() == "resume"
+            screen = self.box.press("C")
+        assert screen in screens
+        return screen
+
+    def restart(self):
+        self.box.kill()
+        self.cuts += 1
+        self.box.start()
+
+    def enter(self):
+        """A phone enters a random result for a random boat, as the page does (the boat's value it
+        saw and the view's seq); now and then the plug is pulled while it is on its way."""
+        seat = self.rng.randrange(len(self.tokens))
+        boat = self.rng.randrange(1, rules.BOATS + 1)
+        was = self.model["results"][boat - 1]
+        args = {"boat": boat, "result": self.rng.choice([r for r in rules.RESULTS if r != was]), "was": was}
+        if self.rng.random() >= CUT_CHANCE:
+            self.box.move(self.tokens[seat], "set_result", args, self.seq)  # acknowledged: 200
+            self.apply(seat, "set_result", args)
+            return
+        aim = AIMS[self.result_cuts % len(AIMS)]
+        self.result_cuts += 1
+        before = file_stamp(self.tmp)
+        start = time.monotonic()
+        delay = self.rng.uniform(0, RESULT_CUT_S)
+        until = {
+            "random": lambda: time.monotonic() - start >= delay,
+            "mid-save": lambda: file_stamp(self.tmp) not in (None, before),  # written, not yet renamed
+            "mid-answer": lambda: (file_stamp(self.tmp) is None
+                                   and (saved_results(self.saved) or [None] * 8)[boat - 1] == args["result"]),
+        }[aim]
+        answer = []
+        sender = threading.Thread(target=send, args=(self.box, self.tokens[seat], args, self.seq, answer))
+        sender.start()
+        deadline = time.monotonic() + 2
+        while not until() and time.monotonic() < deadline:
+            time.sleep(0.0005)
+        self.box.kill()
+        sender.join(10)
+        self.cuts += 1
+        self.box.start()
+        view = self.box.state(self.tokens[0])
+        acknowledged = bool(answer) and isinstance(answer[0], dict)
+        took = view["game"]["results"][boat - 1] == args["result"]
+        if acknowledged:
+            assert took, "an acknowledged result was lost"
+        elif answer and isinstance(answer[0], ApiError):
+            assert not took, "a refused result was applied"
+        if took:
+            self.apply(seat, "set_result", args)
+        self.tally("acknowledged" if acknowledged else "cut mid-answer" if took else "not applied")
+        self.check()  # the boat holds the old or the new value, every other boat and round as it was
+        self.resume(("pc_score",))
+
+    def confirm(self):
+        """The reader confirms the round on the box (every boat entered); now and then the plug is
+        pulled a random moment after the press, or while its save is under way."""
+        after = "pc_final" if self.model["round"] == rules.ROUNDS - 1 else "pc_round"
+        aim = CONFIRM_AIMS[self.confirms % len(CONFIRM_AIMS)]
+        self.confirms += 1
+        if aim is None:
+            assert self.box.press("C") == after
+            self.apply(None, "confirm", {})
+            return
+        before = file_stamp(self.tmp)
+        start = time.monotonic()
+        delay = self.rng.uniform(0, PRESS_CUT_S)
+        until = {
+            "random": lambda: time.monotonic() - start >= delay,
+            "mid-save": lambda: file_stamp(self.tmp) not in (None, before),  # written, not yet renamed
+        }[aim]
+        seen = []
+        presser = threading.Thread(target=press, args=(self.box, seen))
+        presser.start()
+        deadline = time.monotonic() + 2
+        while not until() and time.monotonic() < deadline:
+            time.sleep(0.0005)
+        self.box.kill()
+        presser.join(10)
+        self.cuts += 1
+        self.box.start()
+        rounds = len(self.box.state(self.tokens[0])["game"]["played"])
+        shown = bool(seen) and seen[0] == after  # the box showed the confirmed round before the cut
+        took = rounds == len(self.model["rounds"]) + 1
+        if shown:
+            assert took, "a round the box showed as confirmed was lost"
+        if took:
+            self.apply(None, "confirm", {})
+        self.tally("round shown" if shown else "round saved, not shown" if took else "round not confirmed")
+        self.check()
+        self.resume((after,) if took else ("pc_score",))
+
+    def apply(self, seat, name, args):
+        rules.move(self.model, seat, name, args)
+        self.seq += 1
+
+    def idle_cut(self):
+        """Nothing on its way: the plug pulled between two actions."""
+        self.restart()
+        self.check()
+        return self.resume(("pc_card", "pc_launch", "pc_score", "pc_round", "pc_final"))
+
+
+def send(box, token, args, seq, answer):
+    try:
+        answer.append(box.move(token, "set_result", args, seq))
+    except (ApiError, OSError) as e:
+        answer.append(e)
+
+
+def press(box, seen):
+    try:
+        seen.append(box.press("C"))
+    except (OSError, AssertionError) as e:
+        seen.append(e)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_power_cuts_during_score_entry_lose_no_acknowledged_result(sim_tree, tmp_path, seed):
+    """The plug is pulled at random moments while phones enter results and the box confirms rounds:
+    after each restart every acknowledged result (answered 200) and every round the box showed as
+    confirmed is there, an unanswered result or confirmation is wholly there or not at all, and the
+    save is never damaged. The box resumes from its saved-game screen."""
+    rng = random.Random(seed)
+    box = BoxProcess(sim_tree, tmp_path / "state", env={"TIDEBOX_SAVE_MS": str(SAVE_MS)}).start()
+    try:
+        assert box.choose("paper_current") == "join"
+        course = PoweredCourse(box, start(box, NAMES), rng)
+        model = course.model
+        while not rules.is_over(model):
+            launch_all(box, course.tokens[0])
+            for _ in range(rules.BOATS):
+                course.apply(None, "launch", {})
+            course.check()
+            if rng.random() < CUT_CHANCE:
+                assert course.idle_cut() == "pc_score"
+            while model["phase"] == rules.PHASE_SCORE:
+                if None not in model["results"] and rng.random() < 0.4:
+                    course.confirm()
+                else:
+                    course.enter()
+            course.check()
+            if rng.random() < CUT_CHANCE:
+                course.idle_cut()  # a confirmed round survives a cut with nothing on its way
+            if model["phase"] == rules.PHASE_SCORED:
+                assert box.press("C") == "pc_card"
+                course.apply(None, "next_round", {})
+        assert box.state(course.tokens[1])["box"] == "over"
+        assert [r["score"] for r in box.state(course.tokens[0])["game"]["played"]] == [
+            r["score"] for r in model["rounds"]]
+        print("power cuts: %d: %s" % (course.cuts, json.dumps(course.outcomes, sort_keys=True)))
+        # the cuts hit what they are meant to: results on their way lost whole and kept whole
+        assert course.outcomes.get("cut mid-save", 0) > 0, course.outcomes
+        assert course.outcomes.get("not applied", 0) > 0, course.outcomes
+        assert course.outcomes.get("cut mid-answer", 0) + course.outcomes.get("acknowledged", 0) > 0, (
+            course.outcomes)
+        confirmations = ("round shown", "round saved, not shown", "round not confirmed")
+        assert sum(course.outcomes.get(k, 0) for k in confirmations) > 0, course.outcomes
+    finally:
+        box.stop()
