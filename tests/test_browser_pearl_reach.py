@@ -9,11 +9,11 @@ import json
 import random
 
 import pytest
-from boxrig import BOARD_PACE_MS, BoxProcess
+from boxrig import BOARD_PACE_MS, BOX_HEAP, BoxProcess
 from browser_firmware import firmware_tracebacks, join, wait_until
 from page_fakebox import screenshot
 from playwright.sync_api import expect
-from test_pearl_reach_box import HEAP, follow, let_rivals_move, saved
+from test_pearl_reach_box import follow, let_rivals_move, saved
 from test_pearl_reach_rules import SENTENCES
 from test_pearl_reach_rules import game as new_game
 
@@ -27,8 +27,8 @@ SHAPES = ["filled square", "hollow square", "cross", "plus"]
 
 @pytest.fixture
 def fw_box(sim_tree, tmp_path):
-    """The real firmware with Pearl Reach chosen, on the join screen."""
-    box = BoxProcess(sim_tree, tmp_path / "state", pace_ms=BOARD_PACE_MS, **HEAP).start()
+    """The real firmware with Pearl Reach chosen, on the join screen, at the Pico's heap and pace."""
+    box = BoxProcess(sim_tree, tmp_path / "state", pace_ms=BOARD_PACE_MS, heap=BOX_HEAP).start()
     assert box.choose("pearl_reach") == "join"
     yield box
     box.stop()

@@ -14,17 +14,14 @@ from boxrig import BOX_HEAP, ApiError, BoxProcess, wait_until
 from tidebox.games.pearl_reach import rules
 
 PEOPLE = ["Ada", "Bo"]
-# The tests of the game's flow run with more heap than the Pico's budget (boxrig.BOX_HEAP); the test
-# at the end plays a whole game at that budget.
-HEAP = {"heap": "256K"}
 PRIVATE = ("you", "costs", "can_shift")
 
 
 @pytest.fixture
 def table(sim_tree, tmp_path):
     """Pearl Reach with Ada and Bo on phones, two sharp rivals at the fastest speed (1 s a move), Ada
-    first; yields (box, tokens) on the board."""
-    box = BoxProcess(sim_tree, tmp_path / "state", **HEAP).start()
+    first; yields (box, tokens) on the board, at the Pico's heap (boxrig.BOX_HEAP)."""
+    box = BoxProcess(sim_tree, tmp_path / "state", heap=BOX_HEAP).start()
     try:
         assert box.choose("pearl_reach") == "join"
         tokens = [box.join(name)["token"] for name in PEOPLE]
@@ -227,17 +224,3 @@ def test_a_power_cut_mid_game_loses_no_acknowledged_move(table, seed):
         if box.screen() == "resume":  # a game under way is offered for resuming; the rivals wait
             assert box.press("C") in ("pr_board", "pr_final")
     assert box.state(tokens[1])["box"] == "over"
-
-
-def test_a_whole_game_fits_the_picos_heap(sim_tree, tmp_path):
-    box = BoxProcess(sim_tree, tmp_path / "state", heap=BOX_HEAP).start()
-    try:
-        assert box.choose("pearl_reach") == "join"
-        tokens = [box.join(name)["token"] for name in PEOPLE]
-        for button in ("C", "B", "B", "A", "A", "B", "A", "B", "C"):  # as the table fixture does
-            box.press(button)
-        model = rules.from_dict(saved(box)["game"])
-        play(box, tokens, model, 0, random.Random(7))
-        assert box.state(tokens[0])["box"] == "over"
-    finally:
-        box.stop()
