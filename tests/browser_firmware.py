@@ -207,11 +207,10 @@ def page_content(page):
 
 
 @pytest.fixture
-def fw_box(sim_tree, tmp_path, request):
+def fw_box(sim_tree, tmp_path):
     """The real firmware under MicroPython, fresh for each test, on the join screen, at a Pico W's
-    pace (boxrig.BOARD_PACE_MS) unless the test is marked computer_pace(reason)."""
-    pace = 0 if request.node.get_closest_marker("computer_pace") else BOARD_PACE_MS
-    box = BoxProcess(sim_tree, tmp_path / "state", pace_ms=pace).start()
+    pace (boxrig.BOARD_PACE_MS)."""
+    box = BoxProcess(sim_tree, tmp_path / "state", pace_ms=BOARD_PACE_MS).start()
     box.choose()
     yield box
     box.stop()

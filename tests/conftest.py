@@ -21,11 +21,6 @@ import build  # noqa: E402
 from micropython_runner import MicroPython  # noqa: E402
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "computer_pace(reason): the box runs at a computer's pace, not "
-                            "the board's (boxrig.BOARD_PACE_MS), for the reason given")
-
-
 @pytest.fixture(scope="session")
 def sim_tree():
     """The firmware compiled to .mpy for the unix port, as on the board (build/sim/)."""
