@@ -5,15 +5,12 @@ the new PNGs in tests/golden/pearl_reach/ before committing them.
 """
 
 import json
-import os
 import re
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
-
+from golden_png import frame_to_image, golden_problems, lit_in
 from micropython_runner import MP_SCRIPTS
-from test_screens import frame_to_image
 
 GOLDEN = Path(__file__).parent / "golden" / "pearl_reach"
 FLOW = Path(__file__).parent.parent / "firmware" / "tidebox" / "games" / "pearl_reach" / "flow.py"
@@ -34,26 +31,7 @@ def test_every_pearl_reach_screen_has_been_rendered(frames):
 
 
 def test_pearl_reach_screens_match_golden_pngs(frames):
-    GOLDEN.mkdir(parents=True, exist_ok=True)
-    update = os.environ.get("UPDATE_GOLDEN") == "1"
-    problems = []
-    for label, hex_frame in sorted(frames.items()):
-        image = frame_to_image(hex_frame)
-        path = GOLDEN / (label + ".png")
-        if update:
-            image.save(path)
-            continue
-        if not path.exists():
-            problems.append("%s: no golden PNG (run with UPDATE_GOLDEN=1 and review it)" % label)
-            continue
-        diff = ImageChops.difference(Image.open(path).convert("L"), image.convert("L")).getbbox()
-        if diff is not None:
-            problems.append("%s differs from its golden PNG in %s" % (label, diff))
-    assert problems == []
-
-
-def lit(image, box):
-    return sum(1 for v in image.crop(box).convert("L").tobytes() if v)
+    assert golden_problems(frames, GOLDEN) == []
 
 
 def test_the_board_shows_whose_turn_and_that_a_rival_thinks(frames):
@@ -65,19 +43,19 @@ def test_the_board_shows_whose_turn_and_that_a_rival_thinks(frames):
     assert len({image.crop(status).tobytes() for image in (start, thinking, paused)}) == 3
     # whose turn: that gatherer's line is inverted (Ada first; three turns later Heron, a rival)
     line = [(56, 18 + 9 * k, 128, 27 + 9 * k) for k in range(4)]
-    assert lit(start, line[0]) > 0.6 * 72 * 9 and lit(start, line[3]) < 0.3 * 72 * 9
-    assert lit(thinking, line[3]) > 0.6 * 72 * 9 and lit(thinking, line[0]) < 0.3 * 72 * 9
+    assert lit_in(start, line[0]) > 0.6 * 72 * 9 and lit_in(start, line[3]) < 0.3 * 72 * 9
+    assert lit_in(thinking, line[3]) > 0.6 * 72 * 9 and lit_in(thinking, line[0]) < 0.3 * 72 * 9
 
 
 def test_every_marker_is_drawn_on_the_coast(frames):
     # three turns in, three markers in place of three empty cells' dots: Ada's filled square (25
     # pixels), Bo's hollow square (16) and Gull's cross (9), each told apart by its shape
     coast = (0, 18, 55, 53)
-    start = lit(frame_to_image(frames["pr_board_start"]), coast)
-    assert lit(frame_to_image(frames["pr_board_thinking"]), coast) - start == (25 - 1) + (16 - 1) + (9 - 1)
+    start = lit_in(frame_to_image(frames["pr_board_start"]), coast)
+    assert lit_in(frame_to_image(frames["pr_board_thinking"]), coast) - start == (25 - 1) + (16 - 1) + (9 - 1)
 
 
 def test_the_menu_shows_four_lines_clear_of_the_hints(frames):
     # Drop player, Rejoin code, Pause rivals, End game, Back: four lines at most, then Back scrolls in
     for label in ("pr_menu", "pr_menu_end"):
-        assert lit(frame_to_image(frames[label]), (0, 51, 128, 55)) == 0, label
+        assert lit_in(frame_to_image(frames[label]), (0, 51, 128, 55)) == 0, label
