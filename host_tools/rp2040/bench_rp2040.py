@@ -151,12 +151,13 @@ def main(argv=None):
     parser.add_argument("--profile", action="store_true",
                         help="where the cycles go instead of the table (PC sampler; arm-none-eabi-nm)")
     args = parser.parse_args(argv)
-    fw = Path(args.firmware_dir)
+    fw = Path(args.firmware_dir).resolve()  # run.mjs runs in this folder: a relative path would miss
     builds = {"mpy": fw / ("stock-" + BOARD) / "firmware.bin", "frozen": fw / BOARD / "firmware.bin"}
     missing = [str(p) for k, p in builds.items() if (not args.only or k == args.only) and not p.exists()]
     if missing:
-        print("bench-rp2040: no firmware build (%s).\nBuild it first: make firmware MICROPYTHON_SRC=<a "
-              "MicroPython tree> (see boards/README.md)" % ", ".join(missing), file=sys.stderr)
+        print("bench-rp2040: no firmware build (%s).\nBuild both first: make bench-rp2040 MICROPYTHON_SRC=<a "
+              "MicroPython tree> (the frozen and the stock Pico W firmware; see boards/README.md)"
+              % ", ".join(missing), file=sys.stderr)
         return 1
     node_modules()
     OUT.mkdir(parents=True, exist_ok=True)
