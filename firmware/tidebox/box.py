@@ -59,8 +59,9 @@ class Box:
         # phone's "unchanged since N" can never be answered about a different game after a power cut.
         raw = board.urandom(3)
         self.version = ((raw[0] << 16) | (raw[1] << 8) | raw[2]) + 1
-        self._public = None  # cached JSON chunks of the shared part of the phones' view
-        self._public_version = 0
+        self._public = viewjson.JsonOut()  # the shared part of the phones' view, as JSON
+        self._public_version = 0  # ... of this version
+        self._private = viewjson.JsonOut(viewjson.PIECE)  # one seat's own part, for one answer
         self.password = ""  # the hotspot's passphrase, shown on the join screen
         self.notice = ""  # a one-line message for the OLED (e.g. a damaged save was set aside)
         self.listeners = []  # called after every change (the reader redraws)
@@ -190,7 +191,7 @@ class Box:
             fresh = self._public_version == self.version
             self.changed(save=False)
             if fresh:
-                # `shown` travels apart from the cached shared part (view_chunks), which stays
+                # `shown` travels apart from the cached shared part (public_view), which stays
                 # valid: a reveal step costs the phones' polls no new 3 KB copy of it.
                 self._public_version = self.version
 
@@ -429,49 +430,55 @@ class Box:
 
     # ------------------------------------------------------------ what the phones see
 
-    def public_chunks(self):
-        """The part of every phone's view that is the same for all seats, as JSON chunks with the
-        closing braces left open. Built once per version and shared: eight phones polling at once
-        then cost one copy of it, not eight (a full 8-player view is ~3.5 KB of JSON)."""
+    def public_view(self):
+        """The part of every phone's view that is the same for all seats (a viewjson.JsonOut: JSON
+        with the closing brace left open). Written once per version and shared: eight phones polling
+        at once then cost one copy of it, not eight (a full 8-player view is ~3.5 KB of JSON)."""
+        shared = self._public
         if self._public_version != self.version:
-            self._public = None  # free the old copy before building the new one
             seats = [{"name": n, "present": p} for n, p in zip(self.seats.names, self.seats.present)]
-            head = {"box": self.phase, "ssid": self.ssid(), "seats": seats, "kind": self.game_id,
-                    "seq": self.seq}
-            out = viewjson.Blocks()
-            out.members(head)
+            shared.start()
+            shared.open_dict({"box": self.phase, "ssid": self.ssid(), "seats": seats, "kind": self.game_id,
+                              "seq": self.seq})
             if self.state:
-                out.text(',"game":')
-                out.members(self.rules.public_view(self.state))
-            self._public = out.done()
+                shared.raw(b',"game":')
+                shared.open_dict(self.rules.public_view(self.state))
             self._public_version = self.version
-        return self._public
+        return shared
 
     def view_chunks(self, seat):
         """One phone's whole view (seat None: not joined), as a list of JSON chunks. Never contains
         another player's secrets: only `seat`'s own private view is added to the shared public part.
         A list, not a generator, so that the answer can say its length before it is sent."""
-        chunks = list(self.public_chunks())
-        chunks.append(self.private_chunk(seat))
-        return chunks
+        chunks = self.public_view().pieces()
+        return chunks + self.private_part(seat).pieces()
 
-    def private_chunk(self, seat):
-        """What follows public_chunks() in one phone's view (seat None: not joined), as one bytes:
-        the seat's own private view, and what changes without a new shared part (timer, shown).
-        The web server writes it after the shared chunks (web.py, BoxServer.answer_view)."""
+    def private_part(self, seat):
+        """What follows public_view() in one phone's view (seat None: not joined), as a
+        viewjson.JsonOut, valid until the next call: the seat's own private view, and what changes
+        without a new shared part (timer, shown). The web server writes it after the shared part
+        (web.py, BoxServer.answer_view)."""
+        out = self._private
+        out.start()
         if self.state:
             if seat is None:
-                game = "}"
+                out.raw(b"}")
             else:
-                private = json.dumps(self.rules.private_view(self.state, seat))  # "{...}"
-                rest = ("," + private[1:]) if len(private) > 2 else "}"  # its keys go into "game"
-                game = ',"you":%d%s' % (seat, rest)
+                out.raw(b',"you":')
+                out.value(seat)
+                out.more_members(self.rules.private_view(self.state, seat))  # its keys go into "game"
         else:
-            game = ',"game":null'
-        you = "null" if seat is None else json.dumps({"seat": seat, "name": self.seats.names[seat]})
-        timer_json = json.dumps(self.countdown.describe(self.now()))
-        return ('%s,"v":%d,"you":%s,"timer":%s,"shown":%s}' % (
-            game, self.version, you, timer_json, json.dumps(self.shown))).encode()
+            out.raw(b',"game":null')
+        out.raw(b',"v":')
+        out.value(self.version)
+        out.raw(b',"you":')
+        out.value(None if seat is None else {"seat": seat, "name": self.seats.names[seat]})
+        out.raw(b',"timer":')
+        out.value(self.countdown.describe(self.now()))
+        out.raw(b',"shown":')
+        out.value(self.shown)
+        out.raw(b"}")
+        return out
 
     def ssid(self):
         return hotspot.ssid_for(self.board.unique_id())

@@ -1,72 +1,97 @@
-# The phones' view written as JSON into a few blocks of at most BLOCK bytes.
+# The shared part of the phones' view, as JSON in one buffer made when the box starts.
 #
-# The shared part of the view is cached between changes and sent to every phone, so it should be few
-# objects (each small one costs a header and a rounded-up heap block) and no large one (a
-# long-running heap may have no free 1.5 KB in one piece). Containers are split into their keys and
-# elements `depth` levels deep, each dumped by json.dumps (in C: walking a whole value in Python took
-# 40 times the heap), and written straight into the current block: no list of pieces is ever held.
+# After every change the shared part is written once and then sent to every phone, so writing it
+# must be cheap and must not need a large free piece of a long-running heap (one failed for a
+# 600-byte piece with 28 KB free). It is written by json.dump, in C, straight into a BytesIO
+# allocated at boot with room for the largest view: no Python per value, no str objects (each new
+# str is looked up among every interned name, ~1000 of them), nothing allocated while it is
+# written. Cutting the view into blocks of 512 bytes, one json.dumps per key, took 4 times as long.
+#
+# The buffer is overwritten by the next change, so it is read only while no other view can be
+# written: the web server answers one request at a time (web.BoxServer.answering). The seat's own
+# part of each answer is written the same way, into a second, smaller buffer.
+import io
 import json
 
 from micropython import const
 
-BLOCK = const(512)
-# Where a block is put together before it is copied out at its final size: one buffer for the life
-# of the box, so building a view never grows (reallocates) a buffer piece by piece, which left
-# holes that a heap just restored from a save had too few of (a 508-byte block then failed).
-_SCRATCH = bytearray(BLOCK)
+ROOM = const(4096)  # bytes made room for at boot; a larger view grows the buffer once
+PIECE = const(512)  # view_pieces(): the size of each copy made for a whole answer
 
 
-def _utf8(text):
+def _stream(room):
     try:
-        return memoryview(text)  # MicroPython: a str's UTF-8 bytes where they are
+        return io.BytesIO(room)  # MicroPython: empty, with room for `room` bytes
     except TypeError:
-        return text.encode()  # CPython
+        return io.BytesIO()  # CPython (the page tests' fake box)
 
 
-class Blocks:
-    def __init__(self):
-        self.blocks = []
-        self.used = 0
+def _dump_text(value, stream):
+    stream.write(json.dumps(value).encode())
 
-    def text(self, text):
-        data = _utf8(text)
-        size = len(data)
-        if self.used and self.used + size > BLOCK:
-            self.flush()
-        if size > BLOCK:
-            self.blocks.append(bytes(data))  # one value larger than a block: as it is
+
+try:  # MicroPython's json.dump writes bytes to a stream; CPython's writes str
+    json.dump(0, io.BytesIO())
+    _dump = json.dump
+except TypeError:
+    _dump = _dump_text
+
+
+class JsonOut:
+    """JSON written into one buffer kept for the box's life (see the top of this file)."""
+
+    def __init__(self, room=ROOM):
+        self.stream = _stream(room)
+        self.length = 0  # bytes written since start(); what lies beyond is left from an older one
+
+    def start(self):
+        self.stream.seek(0)
+        self.length = 0
+
+    def raw(self, data):
+        """Bytes written as they are (e.g. b',"game":')."""
+        self.stream.write(data)
+        self.length = self.stream.tell()
+
+    def value(self, value):
+        _dump(value, self.stream)
+        self.length = self.stream.tell()
+
+    def open_dict(self, value):
+        """A dict's members without its closing brace: more members follow."""
+        self.value(value)
+        self.length -= 1
+        self.stream.seek(self.length)
+
+    def more_members(self, value):
+        """A dict's members after members already written (its opening brace becomes a comma), and
+        the closing brace."""
+        at = self.length
+        self.value(value)
+        self.stream.seek(at)
+        if self.length - at == 2:  # {}: nothing to add, only the brace that closes
+            self.stream.write(b"}")
+            self.length = at + 1
         else:
-            _SCRATCH[self.used:self.used + size] = data
-            self.used += size
+            self.stream.write(b",")
+            self.stream.seek(self.length)
 
-    def flush(self):
-        if self.used:
-            self.blocks.append(bytes(memoryview(_SCRATCH)[:self.used]))
-            self.used = 0
+    def copy_into(self, buf, at, offset, size):
+        """Copies `size` bytes from `offset` into buf[at:]. Allocates only the view of buf."""
+        stream = self.stream
+        stream.seek(offset)
+        return stream.readinto(memoryview(buf)[at:at + size])
 
-    def value(self, value, depth=2):
-        """The JSON of `value`, split `depth` levels deep."""
-        if depth and isinstance(value, dict) and value:
-            self.members(value, depth)
-            self.text("}")
-        elif depth and isinstance(value, list) and value and isinstance(value[0], (dict, list)):
-            lead = "["
-            for element in value:
-                self.text(lead)
-                self.value(element, depth - 1)
-                lead = ","
-            self.text("]")
-        else:
-            self.text(json.dumps(value))
-
-    def members(self, value, depth=2):
-        """A dict's JSON without its closing brace (more keys may follow)."""
-        lead = "{"
-        for key in value:
-            self.text(lead + json.dumps(key) + ":")
-            self.value(value[key], depth - 1)
-            lead = ","
-
-    def done(self):
-        self.flush()
-        return self.blocks
+    def pieces(self):
+        """What was written as a list of bytes of at most PIECE bytes each (microdot's path: no
+        large copy)."""
+        stream = self.stream
+        stream.seek(0)
+        out = []
+        left = self.length
+        while left:
+            piece = stream.read(min(left, PIECE))
+            out.append(piece)
+            left -= len(piece)
+        stream.seek(self.length)
+        return out

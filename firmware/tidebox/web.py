@@ -238,44 +238,43 @@ class BoxServer(Microdot):
     async def answer_view(self, slot, reader, writer):
         """A phone's whole view (`GET /api/state`, no `?v` or another version), byte for byte what the
         state route answers through microdot, written from the slot's buffer: microdot's head with
-        the length filled in, the cached shared chunks (box.public_chunks) and the seat's own chunk
-        (box.private_chunk), in pieces of up to SLOT_BYTES (the request head is no longer needed).
-        Allocates only the seat's chunk (and, after a change, the shared chunks once for all
-        phones). Returns _VIEW once written; should the view fail before anything is written (the
-        heap ran short), the request made for microdot, which then answers as the route would."""
+        the length filled in, the cached shared part (box.public_view) and the seat's own part
+        (box.private_part), in pieces of up to SLOT_BYTES (the request head is no longer needed).
+        Allocates only the few objects of the seat's own view (and, after a change, of the shared
+        part, once for all phones). Both parts are read while this answer holds `answering`, so no
+        other request can write newer ones meanwhile. Returns _VIEW once written; should the view fail
+        before anything is written (the heap ran short), the request made for microdot, which then
+        answers as the route would."""
         box = self.box
         try:
             seat = box.seats.seat_of(slot.buf, slot.token_at, slot.token_len)
-            chunks = box.public_chunks()
-            tail = box.private_chunk(seat)
+            shared = box.public_view()
+            own = box.private_part(seat)
             if self.view_head is None:
                 await self.build_view_head()
         except Exception:  # noqa: BLE001 - e.g. a MemoryError: microdot's route and error handlers decide
             head = _Head(reader, bytes(slot.view[:slot.used]))
             return await Request.create(self, head, writer, writer.get_extra_info("peername"))
-        length = len(tail)
-        for chunk in chunks:
-            length += len(chunk)
         before, after = self.view_head
         buf = slot.buf
         at = len(before)
         buf[:at] = before
-        at = _put_number(buf, at, length)
+        at = _put_number(buf, at, shared.length + own.length)
         buf[at:at + len(after)] = after
         at += len(after)
-        count = len(chunks)
-        for i in range(count + 1):  # inline: a coroutine per chunk would be heap
-            chunk = chunks[i] if i < count else tail
-            size = len(chunk)
-            if at + size > SLOT_BYTES:
-                if at:
-                    await writer.awrite(slot.view[:at])
+        for part in (shared, own):
+            left = part.length
+            offset = 0
+            while left:  # inline: a coroutine per piece would be heap
+                if at == SLOT_BYTES:
+                    await writer.awrite(buf)
                     at = 0
-                if size > SLOT_BYTES:
-                    await writer.awrite(chunk)  # larger than the buffer: as it is
-                    continue
-            buf[at:at + size] = chunk
-            at += size
+                size = part.copy_into(buf, at, offset, min(left, SLOT_BYTES - at))
+                if not size:
+                    raise OSError("the view is shorter than it says")  # never: answered cut short
+                at += size
+                offset += size
+                left -= size
         if at:
             await writer.awrite(slot.view[:at])
         self.view_served += 1
@@ -361,8 +360,10 @@ def _head_end(buf, line, used):
         stop = buf.find(b"\n", line, used) + 1
         if not stop:
             return -line
-        if line and _blank(buf, line, stop):
-            return stop  # microdot ends the head at the first line that is blank once stripped
+        if line:
+            c = buf[line]  # a line that starts with a letter is not blank: no call for it
+            if (c == 32 or 9 <= c <= 13) and _blank(buf, line, stop):
+                return stop  # microdot ends the head at the first line that is blank once stripped
         line = stop
 
 
@@ -403,7 +404,9 @@ def _scan(slot, end):
     """Looks at the whole head in slot.buf[:end] as _Head and microdot would read it, allocating
     nothing. Notes where the X-Seat-Token value microdot would give is (token_at, token_len; length 0:
     none). True when the head's headers are ones microdot takes and none of them changes the
-    answer to an idle poll (Content-Length, Content-Type), so that answer may be given."""
+    answer to an idle poll (Content-Length, Content-Type), so that answer may be given.
+    Every poll comes through here, so the usual line (a name from its first byte, no space before
+    the colon, a length that is none of the three names') costs two finds and a few comparisons."""
     buf = slot.buf
     slot.token_len = 0
     plain = True
@@ -411,29 +414,38 @@ def _scan(slot, end):
     while start < end:
         stop = buf.find(b"\n", start, end) + 1
         first = start
-        while first < stop and _space(buf[first]):
-            first += 1
-        if first == stop:
-            break  # the blank line: the end of the head
+        c = buf[first]
+        if c == 32 or 9 <= c <= 13:
+            while first < stop and _space(buf[first]):
+                first += 1
+            if first == stop:
+                break  # the blank line: the end of the head
         colon = buf.find(b":", start, stop)
         if colon < 0:
             return False  # a header line without a colon: microdot refuses the request (400)
         last = colon
-        while last > first and _space(buf[last - 1]):
-            last -= 1
-        if _is_name(buf, first, last, KEPT_HEADERS[2]):
-            if not _ascii(buf, start, stop):
-                plain = False  # microdot decodes the line as UTF-8: it decides what is wrong with it
-            if last == colon:  # "X-Seat-Token :" reaches microdot under another name
-                value = colon + 1
-                close = stop
-                while value < close and _space(buf[value]):
-                    value += 1
-                while close > value and _space(buf[close - 1]):
-                    close -= 1
-                slot.token_at = value  # the last one counts, as in microdot's headers
-                slot.token_len = close - value
-        elif _is_name(buf, first, last, KEPT_HEADERS[0]) or _is_name(buf, first, last, KEPT_HEADERS[1]):
+        if last > first:
+            c = buf[last - 1]
+            if c == 32 or 9 <= c <= 13:
+                while last > first and _space(buf[last - 1]):
+                    last -= 1
+        size = last - first
+        if size == 12:  # X-Seat-Token or Content-Type
+            if _is_name(buf, first, last, KEPT_HEADERS[2]):
+                if not _ascii(buf, start, stop):
+                    plain = False  # microdot decodes the line as UTF-8: it decides what is wrong with it
+                if last == colon:  # "X-Seat-Token :" reaches microdot under another name
+                    value = colon + 1
+                    close = stop
+                    while value < close and _space(buf[value]):
+                        value += 1
+                    while close > value and _space(buf[close - 1]):
+                        close -= 1
+                    slot.token_at = value  # the last one counts, as in microdot's headers
+                    slot.token_len = close - value
+            elif _is_name(buf, first, last, KEPT_HEADERS[1]):
+                plain = False
+        elif size == 14 and _is_name(buf, first, last, KEPT_HEADERS[0]):
             plain = False
         start = stop
     return plain
