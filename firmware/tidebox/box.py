@@ -62,6 +62,7 @@ class Box:
         self._public = viewjson.JsonOut()  # the shared part of the phones' view, as JSON
         self._public_version = 0  # ... of this version
         self._private = viewjson.JsonOut(viewjson.PIECE)  # one seat's own part, for one answer
+        self._ssid = None
         self.password = ""  # the hotspot's passphrase, shown on the join screen
         self.notice = ""  # a one-line message for the OLED (e.g. a damaged save was set aside)
         self.listeners = []  # called after every change (the reader redraws)
@@ -481,4 +482,6 @@ class Box:
         return out
 
     def ssid(self):
-        return hotspot.ssid_for(self.board.unique_id())
+        if self._ssid is None:  # the board's id never changes: worked out once, not in every view
+            self._ssid = hotspot.ssid_for(self.board.unique_id())
+        return self._ssid

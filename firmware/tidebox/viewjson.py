@@ -3,9 +3,8 @@
 # After every change the shared part is written once and then sent to every phone, so writing it
 # must be cheap and must not need a large free piece of a long-running heap (one failed for a
 # 600-byte piece with 28 KB free). It is written by json.dump, in C, straight into a BytesIO
-# allocated at boot with room for the largest view: no Python per value, no str objects (each new
-# str is looked up among every interned name, ~1000 of them), nothing allocated while it is
-# written. Cutting the view into blocks of 512 bytes, one json.dumps per key, took 4 times as long.
+# kept from one view to the next (see ROOM): no Python per value, no str objects (each new str is
+# looked up among every interned name, ~1000 of them), nothing allocated while it is written. Cutting the view into blocks of 512 bytes, one json.dumps per key, took 4 times as long.
 #
 # The buffer is overwritten by the next change, so it is read only while no other view can be
 # written: the web server answers one request at a time (web.BoxServer.answering). The seat's own
@@ -15,8 +14,14 @@ import json
 
 from micropython import const
 
-ROOM = const(4096)  # bytes made room for at boot; a larger view grows the buffer once
-PIECE = const(512)  # view_pieces(): the size of each copy made for a whole answer
+# Room made at boot. A view grows a few bytes at a time (round by round), and a BytesIO that runs
+# out grows by 16 bytes a write, copying itself each time; so when a view comes within SLACK bytes
+# of the room, the next one gets a new buffer larger than it by the first room (the old one freed
+# first): a few times a game. Room for the largest view from the start held 4 KB the whole time, which
+# the tightest games' heaps could not spare.
+ROOM = const(1024)
+SLACK = const(256)
+PIECE = const(512)  # pieces(): the size of each copy made for microdot's path
 
 
 def _stream(room):
@@ -41,10 +46,16 @@ class JsonOut:
     """JSON written into one buffer kept for the box's life (see the top of this file)."""
 
     def __init__(self, room=ROOM):
+        self.grow = room
+        self.room = room
         self.stream = _stream(room)
         self.length = 0  # bytes written since start(); what lies beyond is left from an older one
 
     def start(self):
+        if self.room - self.length < SLACK:  # the last one nearly filled it (or outgrew it)
+            self.stream = None
+            self.room = self.length + self.grow
+            self.stream = _stream(self.room)
         self.stream.seek(0)
         self.length = 0
 

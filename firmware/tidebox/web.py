@@ -360,10 +360,9 @@ def _head_end(buf, line, used):
         stop = buf.find(b"\n", line, used) + 1
         if not stop:
             return -line
-        if line:
-            c = buf[line]  # a line that starts with a letter is not blank: no call for it
-            if (c == 32 or 9 <= c <= 13) and _blank(buf, line, stop):
-                return stop  # microdot ends the head at the first line that is blank once stripped
+        # A line that starts with a letter (above 32) is not blank: one comparison, no call.
+        if line and buf[line] <= 32 and _blank(buf, line, stop):
+            return stop  # microdot ends the head at the first line that is blank once stripped
         line = stop
 
 
@@ -414,8 +413,7 @@ def _scan(slot, end):
     while start < end:
         stop = buf.find(b"\n", start, end) + 1
         first = start
-        c = buf[first]
-        if c == 32 or 9 <= c <= 13:
+        if buf[first] <= 32:  # (spaces are at most 32, letters above: one comparison for most lines)
             while first < stop and _space(buf[first]):
                 first += 1
             if first == stop:
@@ -424,11 +422,9 @@ def _scan(slot, end):
         if colon < 0:
             return False  # a header line without a colon: microdot refuses the request (400)
         last = colon
-        if last > first:
-            c = buf[last - 1]
-            if c == 32 or 9 <= c <= 13:
-                while last > first and _space(buf[last - 1]):
-                    last -= 1
+        if last > first and buf[last - 1] <= 32:
+            while last > first and _space(buf[last - 1]):
+                last -= 1
         size = last - first
         if size == 12:  # X-Seat-Token or Content-Type
             if _is_name(buf, first, last, KEPT_HEADERS[2]):

@@ -128,11 +128,13 @@ def score_round(target, allocations):
 
 def award_reason(island, points):
     """Why an island paid what it paid, in the rule sheet's words (for the reveal screens)."""
+    # Comparisons, not a dict per call: every phone's view after a change asks for 24 of these.
     if island == 0:
-        return {BEACON_SOLE: "sole largest", BEACON_TIED: "tied largest"}.get(points, "")
+        return "sole largest" if points == BEACON_SOLE else "tied largest" if points == BEACON_TIED else ""
     if island == 1:
-        return {GROVE_SOLE: "sole smallest positive", GROVE_TIED: "tied smallest positive"}.get(points, "")
-    return {MOORING_EXACT: "exact target", MOORING_ONE_OFF: "one off"}.get(points, "")
+        return ("sole smallest positive" if points == GROVE_SOLE
+                else "tied smallest positive" if points == GROVE_TIED else "")
+    return "exact target" if points == MOORING_EXACT else "one off" if points == MOORING_ONE_OFF else ""
 
 
 # ---------------------------------------------------------------- deck and randomness
