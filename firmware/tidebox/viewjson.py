@@ -1,10 +1,11 @@
-# The shared part of the phones' view, as JSON in one buffer made when the box starts.
+# The shared part of the phones' view, as JSON in one buffer kept from one view to the next.
 #
 # After every change the shared part is written once and then sent to every phone, so writing it
 # must be cheap and must not need a large free piece of a long-running heap (one failed for a
-# 600-byte piece with 28 KB free). It is written by json.dump, in C, straight into a BytesIO
-# kept from one view to the next (see ROOM): no Python per value, no str objects (each new str is
-# looked up among every interned name, ~1000 of them), nothing allocated while it is written. Cutting the view into blocks of 512 bytes, one json.dumps per key, took 4 times as long.
+# 600-byte piece with 28 KB free). It is written by json.dump, in C, straight into a BytesIO kept
+# from one view to the next (see ROOM): no Python per value, no str objects (each new str is
+# looked up among every interned name, ~1000 of them), nothing allocated while it is written.
+# Cutting the view into blocks of 512 bytes, one json.dumps per key, took 4 times as long.
 #
 # The buffer is overwritten by the next change, so it is read only while no other view can be
 # written: the web server answers one request at a time (web.BoxServer.answering). The seat's own
