@@ -19,7 +19,7 @@ help:
 	@echo "make firmware MICROPYTHON_SRC=..."
 	@echo "                MicroPython for the Pico W / Pico 2 W with Tidebox frozen in (boards/README.md)"
 	@echo "make micropython32 MICROPYTHON_SRC=...  a 32-bit unix port for heap figures"
-	@echo "make bench-rp2040  costs on the real rp2 firmware in the rp2040js emulator (after make firmware)"
+	@echo "make bench-rp2040 MICROPYTHON_SRC=...  costs on the real rp2 firmware in the rp2040js emulator"
 
 $(VENV)/.installed: requirements.txt
 	bash host_tools/debian_deps.sh
