@@ -1,6 +1,7 @@
 """Build MicroPython from a source tree: Tidebox's rp2 firmware, and a 32-bit unix port for heap figures.
 
-    python host_tools/firmware.py firmware --src MICROPYTHON_SRC [--board pico_w|pico2_w|all] [--stock]
+    python host_tools/firmware.py firmware --src MICROPYTHON_SRC [--board pico_w|pico2_w|all]
+                                  [--stock] [--romfs] [--no-frozen] [--out DIR]
     python host_tools/firmware.py micropython32 --src MICROPYTHON_SRC
 
 `firmware` (make firmware) builds RPI_PICO_W and/or RPI_PICO2_W with boards/manifest.py: the stock
@@ -8,8 +9,12 @@ firmware plus Tidebox, microdot and ssd1306 frozen in. It stages the bundle's im
 firmware/main.py (bundle.py) as sources, configures the rp2 port with cmake (-DPICO_NO_PICOTOOL=1:
 pico-sdk 2.x would otherwise fetch and build picotool at configure time) and writes the .uf2 itself
 (uf2.py). `--stock` builds the board's unmodified firmware beside it (the emulator bench runs the
-.mpy bundle on it). Results, per board: OUT/<BOARD>/firmware.{elf,bin,uf2} (OUT/stock-<BOARD>/ for
-the stock build); cmake's build folders are OUT/cmake-<BOARD>/.
+.mpy bundle on it). `--romfs` builds the ROMFS firmware beside it: the stock firmware with a ROMFS
+partition, from the project's board definitions boards/PICO_W_ROMFS/ and boards/PICO2_W_ROMFS/
+(they include MicroPython's RPI_PICO_W / RPI_PICO2_W and set MICROPY_HW_ROMFS_BYTES); the bundle's
+.mpy files go into that partition as an image (romfs.py, deploy.py). `--no-frozen` leaves out the
+frozen build. Results, per board: OUT/<BOARD>/firmware.{elf,bin,uf2} (OUT/stock-<BOARD>/ and
+OUT/romfs-<BOARD>/ for the others); cmake's build folders are OUT/cmake-<tag>/.
 
 `micropython32` (make micropython32) builds mpy-cross and the unix port as a 32-bit program
 (MICROPY_FORCE_32BIT=1; Debian gcc-multilib): the same gc.c, block size and object layout as the
@@ -29,6 +34,7 @@ from pathlib import Path
 
 import build
 import bundle
+import romfs
 import uf2
 
 ROOT = build.ROOT
@@ -132,15 +138,20 @@ def stage_modules(board, stage):
     return sorted(staged)
 
 
-def build_rp2(src, board, out_dir, stock=False):
-    """Configure and build one board; returns the folder with firmware.elf, .bin and .uf2."""
+def build_rp2(src, board, out_dir, stock=False, rom=False):
+    """Configure and build one board (Tidebox frozen in; `stock`: unmodified; `rom`: unmodified but
+    for a ROMFS partition); returns the folder with firmware.elf, .bin and .uf2."""
     name = BOARDS[board]
-    tag = ("stock-" if stock else "") + name
+    tag = ("stock-" if stock else "romfs-" if rom else "") + name
     cmake_dir = out_dir / ("cmake-" + tag)
     env = dict(os.environ)
-    args = ["cmake", "-S", src / "ports" / "rp2", "-B", cmake_dir, "-DMICROPY_BOARD=" + name,
-            "-DPICO_NO_PICOTOOL=1"]
-    if not stock:
+    args = ["cmake", "-S", src / "ports" / "rp2", "-B", cmake_dir, "-DPICO_NO_PICOTOOL=1"]
+    if rom:
+        layout = romfs.LAYOUTS[board]
+        args += ["-DMICROPY_BOARD=" + layout.board_dir.name, "-DMICROPY_BOARD_DIR=" + str(layout.board_dir)]
+    else:
+        args.append("-DMICROPY_BOARD=" + name)
+    if not stock and not rom:
         stage = out_dir / ("freeze-" + name)
         staged = stage_modules(board, stage)
         print("%s: freezing %d modules from %s" % (name, len(staged), stage))
@@ -148,6 +159,8 @@ def build_rp2(src, board, out_dir, stock=False):
         args.append("-DMICROPY_FROZEN_MANIFEST=" + str(MANIFEST))
     run(args, env=env)
     run(["cmake", "--build", cmake_dir, "-j", JOBS], env=env)
+    if rom:
+        check_romfs_layout(src, board, cmake_dir / "firmware.bin")
     result = out_dir / tag
     result.mkdir(parents=True, exist_ok=True)
     for suffix in (".elf", ".bin"):
@@ -158,6 +171,27 @@ def build_rp2(src, board, out_dir, stock=False):
     return result
 
 
+def check_romfs_layout(src, board, firmware_bin):
+    """The ROMFS build's flash layout, checked against the source tree: the storage where romfs.py
+    expects it (RPI_PICO_W's, unchanged), and the firmware ending below the partition (the linker
+    only knows the storage, so it would let the firmware run into the partition)."""
+    layout = romfs.LAYOUTS[board]
+    upstream = (src / "ports" / "rp2" / "boards" / BOARDS[board] / "mpconfigboard.cmake").read_text()
+    storage = romfs.cmake_storage_bytes(upstream)
+    if storage != layout.storage_bytes:
+        raise FirmwareError("%s keeps %s bytes of littlefs storage; romfs.py expects %d: update LAYOUTS"
+                            % (BOARDS[board], storage, layout.storage_bytes))
+    size = firmware_bin.stat().st_size
+    if size > layout.romfs_offset:
+        raise FirmwareError("the %s firmware is %d bytes: it runs into the ROMFS partition at 0x%x; make "
+                            "MICROPY_HW_ROMFS_BYTES in %s smaller" % (board, size, layout.romfs_offset,
+                                                                      layout.board_dir / "mpconfigboard.h"))
+    print("%s: firmware 0x0-0x%x, %d KB spare; ROMFS 0x%x-0x%x (%d KB); littlefs from 0x%x (%d KB)"
+          % (layout.board_dir.name, size, (layout.romfs_offset - size) // 1024, layout.romfs_offset,
+             layout.storage_offset, layout.romfs_bytes // 1024, layout.storage_offset,
+             layout.storage_bytes // 1024))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=("firmware", "micropython32"))
@@ -165,6 +199,9 @@ def main(argv=None):
                         help="MicroPython source tree (default: $MICROPYTHON_SRC)")
     parser.add_argument("--board", default="all", choices=("all",) + tuple(BOARDS))
     parser.add_argument("--stock", action="store_true", help="also build the board's stock firmware")
+    parser.add_argument("--romfs", action="store_true",
+                        help="also build the firmware with a ROMFS partition (boards/PICO_W_ROMFS/, ...)")
+    parser.add_argument("--no-frozen", action="store_true", help="leave out the build with Tidebox frozen in")
     parser.add_argument("--out", default=str(OUT_DIR))
     args = parser.parse_args(argv)
     try:
@@ -174,10 +211,15 @@ def main(argv=None):
                   % ((micropython32(src),) * 2))
             return 0
         out_dir = Path(args.out).resolve()
+        if args.no_frozen and not (args.stock or args.romfs):
+            raise FirmwareError("--no-frozen leaves nothing to build: add --stock or --romfs")
         for board in BOARDS if args.board == "all" else (args.board,):
-            build_rp2(src, board, out_dir)
+            if not args.no_frozen:
+                build_rp2(src, board, out_dir)
             if args.stock:
                 build_rp2(src, board, out_dir, stock=True)
+            if args.romfs:
+                build_rp2(src, board, out_dir, rom=True)
     except FirmwareError as e:
         print("firmware: %s" % e, file=sys.stderr)
         return 1
