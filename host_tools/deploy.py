@@ -13,7 +13,11 @@ With --uf2 (or TIDEBOX_UF2), a MicroPython firmware is flashed first: copied to 
 USB drive when one is mounted (a running MicroPython board is asked into BOOTSEL with `mpremote
 bootloader`), or loaded with picotool where it is installed. On a firmware with Tidebox frozen in
 (`make firmware`), only main.py, settings.json and the page are copied: the board's copies of the
-frozen modules are deleted, as they would shadow the frozen ones.
+frozen modules are deleted, as they would shadow the frozen ones. On a firmware with a ROMFS
+partition (`make firmware-romfs`), the bundle's .mpy files go into that partition as one image
+(romfs.py; `mpremote romfs deploy`, only when the board's differs), mounted at /rom at boot; main.py,
+settings.json and the page are copied as files, and the board's .mpy copies are deleted, as they
+would shadow the image's (the current folder comes first in sys.path).
 
 The box's settings.json is written when the bundle was made with explicit settings (--settings or
 TIDEBOX_SETTINGS) or when the board has none; otherwise the board keeps its own.
@@ -34,6 +38,7 @@ import time
 from pathlib import Path
 
 import bundle as bundle_tool
+import romfs as romfs_tool
 import uf2 as uf2_tool
 
 MIP_PACKAGES = bundle_tool.MIP_PACKAGES
@@ -127,6 +132,10 @@ class MpremoteTransport:
     def mip_install(self, package):
         self._run(self._on_board("mip", "install", package), timeout=300)
 
+    def romfs_deploy(self, image):
+        """Write a ROMFS image to the board's ROMFS partition (mpremote 1.25 or newer)."""
+        self._run(self._on_board("romfs", "deploy", str(image)), timeout=300)
+
     def reset(self):
         self._run(self._on_board("reset"))
 
@@ -184,6 +193,23 @@ except ImportError:
     info["frozen"] = False
 finally:
     sys.path[:] = path
+# A firmware with a ROMFS partition (make firmware-romfs): its size, and the SHA-256 of its first
+# IMAGE bytes (the image deploy would write there), read in place from flash.
+info["romfs"] = None
+try:
+    import vfs
+    if hasattr(vfs, "rom_ioctl") and vfs.rom_ioctl(1) > 0:
+        dev = vfs.rom_ioctl(2, 0)
+        size = dev.ioctl(4, 0) * dev.ioctl(5, 0) if hasattr(dev, "ioctl") else len(dev)
+        info["romfs"] = {"size": size, "sha256": None}
+        IMAGE = %(image)r
+        if 0 < IMAGE <= size:
+            import hashlib
+            import binascii
+            h = hashlib.sha256(memoryview(dev)[:IMAGE])
+            info["romfs"]["sha256"] = binascii.hexlify(h.digest()).decode()
+except (ImportError, OSError):
+    pass  # no vfs module (MicroPython before 1.23), or no partition there
 mods = {}
 for name in %(modules)r:
     try:
@@ -242,9 +268,10 @@ print(%(mark)r)
 """
 
 
-def probe_script(wanted, root="/"):
+def probe_script(wanted, root="/", image_bytes=0):
     return _PROBE % {"root": root, "modules": sorted(MIP_PACKAGES), "settings": SETTINGS_NAME,
-                     "wanted": sorted(wanted), "storage": STORAGE_DIR, "mark": PROBE_MARK}
+                     "wanted": sorted(wanted), "storage": STORAGE_DIR, "mark": PROBE_MARK,
+                     "image": image_bytes}
 
 
 def prepare_script(remove, mkdirs, root="/"):
@@ -365,9 +392,9 @@ def parse_marked(output, mark):
     raise ValueError("no %r line in %r" % (mark.strip(), output[-500:]))
 
 
-def probe(transport, port, board, wanted, root="/"):
+def probe(transport, port, board, wanted, root="/", image_bytes=0):
     try:
-        out = transport.exec(probe_script(wanted, root))
+        out = transport.exec(probe_script(wanted, root, image_bytes))
         return parse_marked(out, PROBE_MARK)
     except (TransportError, ValueError) as e:
         raise DeployError(
@@ -493,15 +520,34 @@ def deploy(transport, bundle_dir, port=None, do_reset=True, dry_run=False, root=
     if local != info["files"]:
         raise DeployError("%s changed since it was built: run `make bundle` again." % bundle_dir)
 
+    try:
+        image = romfs_tool.bundle_image(bundle_dir)  # what a board with a ROMFS partition gets
+    except ValueError as e:
+        raise DeployError("%s: run `make bundle` again." % e) from e
+
     if uf2 and not dry_run:
         flash_uf2(transport, uf2, board, port, log)
     port = find_port(transport, board, port)
     transport.connect(port)
     log("board on %s" % port)
-    found = probe(transport, port, board, local, root)
+    found = probe(transport, port, board, local, root, len(image))
+    rom = found.get("romfs")
+    write_image = False
     if found.get("frozen"):
         local = {rel: v for rel, v in local.items() if rel in NOT_FROZEN or rel.startswith(NOT_FROZEN)}
         log("the firmware has Tidebox frozen in: copying only %s" % ", ".join(sorted(local)))
+    elif rom:
+        if len(image) > rom["size"]:
+            raise DeployError("The bundle's ROMFS image is %d bytes, but the board's ROMFS partition "
+                              "holds %d: build the firmware with a larger MICROPY_HW_ROMFS_BYTES "
+                              "(boards/README.md)."
+                              % (len(image), rom["size"]))
+        write_image = rom.get("sha256") != romfs_tool.sha256(image)
+        local = {rel: v for rel, v in local.items() if rel.startswith(romfs_tool.NOT_IN_IMAGE)}
+        log("the firmware has a ROMFS partition (%d KB): the bundle's .mpy files go into it as one image "
+            "(%d bytes, %s); copying only %s" % (rom["size"] // 1024, len(image),
+                                                  "to write" if write_image else "already there",
+                                                  ", ".join(sorted(local))))
     mpy_files = [(rel, bundle_tool.mpy_header(bundle_dir / rel)[:3]) for rel in local if rel.endswith(".mpy")]
     log(check_firmware(found, info, mpy_files))
 
@@ -512,12 +558,13 @@ def deploy(transport, bundle_dir, port=None, do_reset=True, dry_run=False, root=
         raise DeployError("settings.json on the board names display %r; use ssd1306 or sh1106" % display)
     mip = [MIP_PACKAGES[display]] if not found["modules"].get(display) else []
     summary = {"port": port, "copy": copy, "remove": remove, "mkdirs": mkdirs, "mip": mip,
-               "keep_settings": keep_settings, "reset": False}
+               "keep_settings": keep_settings, "romfs": len(image) if write_image else None, "reset": False}
     if keep_settings:
         log("keeping the board's own settings.json (make the bundle with TIDEBOX_SETTINGS=... to replace it)")
     if dry_run:
-        log("dry run: would install %s, copy %s, remove %s" % (mip or "nothing", copy or "nothing",
-                                                                remove or "nothing"))
+        log("dry run: would %sinstall %s, copy %s, remove %s" % (
+            "write the ROMFS image, " if write_image else "", mip or "nothing", copy or "nothing",
+            remove or "nothing"))
         return summary
 
     for package in mip:
@@ -528,6 +575,20 @@ def deploy(transport, bundle_dir, port=None, do_reset=True, dry_run=False, root=
             raise DeployError("`mpremote mip install %s` failed: %s\nmip downloads the driver, so this "
                               "computer needs to be online (micropython.org / github.com)."
                               % (package, e)) from e
+    if write_image:
+        image_file = romfs_tool.image_path(bundle_dir)
+        image_file.write_bytes(image)
+        log("writing the ROMFS image %s (%d bytes): mpremote romfs deploy" % (image_file.name, len(image)))
+        try:
+            transport.romfs_deploy(image_file)
+        except TransportError as e:
+            raise DeployError("Writing the ROMFS image failed: %s\nRun `make deploy` again: it writes the "
+                              "image again if the board's differs." % e) from e
+        rom = probe(transport, port, board, (), root, len(image)).get("romfs") or {}
+        if rom.get("sha256") != romfs_tool.sha256(image):
+            raise DeployError("The board's ROMFS partition does not hold the image after writing it. Run "
+                              "`make deploy` again.")
+        log("the ROMFS image is on the board")
     if remove or mkdirs:
         try:
             out = transport.exec(prepare_script(remove, mkdirs, root))
@@ -552,7 +613,7 @@ def deploy(transport, bundle_dir, port=None, do_reset=True, dry_run=False, root=
         if bad:
             raise DeployError("These files differ on the board after copying: %s. Run `make deploy` "
                               "again." % ", ".join(bad))
-    if not copy and not remove and not mip:
+    if not copy and not remove and not mip and not write_image:
         log("the board already holds this bundle")
     if do_reset:
         try:
