@@ -7,17 +7,20 @@ MICROPYTHON ?= $(abspath $(VENV)/bin/micropython)
 PORT       ?= 8080
 export MICROPYTHON
 
-.PHONY: help setup sim test lint bench bundle deploy enclosure clean firmware micropython32 bench-rp2040
+.PHONY: help setup sim test lint bench bundle deploy enclosure clean firmware firmware-romfs micropython32 \
+	bench-rp2040
 
 help:
 	@echo "make sim        run the box in the simulator (PORT=$(PORT))"
 	@echo "make test       run every test"
 	@echo "make bench      print speed, size and memory figures"
-	@echo "make bundle     build what goes on the board into build/bundle/"
+	@echo "make bundle     build what goes on the board into build/bundle/ (and build/bundle.romfs)"
 	@echo "make deploy     copy the bundle to a Pico W over USB"
 	@echo "make enclosure  render the case to STL and PNG in build/enclosure/"
 	@echo "make firmware MICROPYTHON_SRC=..."
 	@echo "                MicroPython for the Pico W / Pico 2 W with Tidebox frozen in (boards/README.md)"
+	@echo "make firmware-romfs MICROPYTHON_SRC=..."
+	@echo "                MicroPython for the Pico W / Pico 2 W with a ROMFS partition for the bundle"
 	@echo "make micropython32 MICROPYTHON_SRC=...  a 32-bit unix port for heap figures"
 	@echo "make bench-rp2040 MICROPYTHON_SRC=...  costs on the real rp2 firmware in the rp2040js emulator"
 
@@ -44,6 +47,7 @@ bench: setup
 
 bundle: setup
 	$(PY) host_tools/bundle.py
+	$(PY) host_tools/romfs.py
 
 deploy: bundle
 	$(PY) host_tools/deploy.py
@@ -58,13 +62,16 @@ FIRMWARE_DIR ?= build/firmware
 firmware: setup
 	$(PY) host_tools/firmware.py firmware --src "$(MICROPYTHON_SRC)" --out $(FIRMWARE_DIR)
 
+firmware-romfs: setup
+	$(PY) host_tools/firmware.py firmware --src "$(MICROPYTHON_SRC)" --out $(FIRMWARE_DIR) --romfs --no-frozen
+
 micropython32: setup
 	$(PY) host_tools/firmware.py micropython32 --src "$(MICROPYTHON_SRC)"
 
-# With MICROPYTHON_SRC, (re)builds the Pico W firmware, frozen and stock, first.
+# With MICROPYTHON_SRC, (re)builds the Pico W firmware, frozen, stock and ROMFS, first.
 bench-rp2040: setup
 	$(if $(MICROPYTHON_SRC),$(PY) host_tools/firmware.py firmware --src "$(MICROPYTHON_SRC)" \
-		--out $(FIRMWARE_DIR) --board pico_w --stock)
+		--out $(FIRMWARE_DIR) --board pico_w --stock --romfs)
 	$(PY) host_tools/rp2040/bench_rp2040.py --firmware-dir $(FIRMWARE_DIR)
 
 clean:

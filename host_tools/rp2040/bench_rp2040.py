@@ -1,18 +1,22 @@
 """`make bench-rp2040`: Tidebox's costs on the real rp2 MicroPython firmware in the rp2040js emulator.
 
-    python host_tools/rp2040/bench_rp2040.py [--firmware-dir build/firmware] [--only mpy|frozen]
+    python host_tools/rp2040/bench_rp2040.py [--firmware-dir build/firmware] [--only mpy|frozen|romfs]
 
 rp2040js (npm, pinned in package.json) runs the RPI_PICO_W firmware with timers that follow the
-executed cycles, so time.ticks_us() on the device measures Cortex-M0+ time at 125 MHz. Two builds:
+executed cycles, so time.ticks_us() on the device measures Cortex-M0+ time at 125 MHz. Three builds:
 
 - `.mpy`: the stock firmware (firmware.py --stock) with the bundle's .mpy files on its littlefs, as
   `make deploy` leaves a board;
-- `frozen`: Tidebox's firmware (boards/manifest.py): the same modules frozen into flash.
+- `frozen`: Tidebox's firmware (boards/manifest.py): the same modules frozen into flash;
+- `romfs`: the ROMFS firmware (firmware.py --romfs, boards/PICO_W_ROMFS/) with the bundle's ROMFS
+  image (romfs.py, what `make deploy` writes to such a board) at its partition's place in flash,
+  mounted at /rom by the firmware at boot; its littlefs holds only the harness.
 
-Either way the image also holds emu_board.py as board.mpy (the Pico's buttons, buzzer and
-watchdog; an in-RAM display, a fake radio, no flash writes) and tidebox_bench.py, which the harness
-runs through the raw REPL (run.mjs). The figures are lower bounds: no flash-cache misses (the
-emulator reads flash at RAM speed), no lwIP or Wi-Fi work, no I2C transfer. About 3 minutes a build.
+Every littlefs image also holds emu_board.py as board.mpy (the Pico's buttons, buzzer and
+watchdog; an in-RAM display, a fake radio, no flash writes; the filesystem comes first in sys.path,
+so it shadows the frozen or ROMFS board) and tidebox_bench.py, which the harness runs through the
+raw REPL (run.mjs). The figures are lower bounds: no flash-cache misses (the emulator reads flash at
+RAM speed), no lwIP or Wi-Fi work, no I2C transfer. About 3 minutes a build.
 """
 
 import argparse
@@ -28,10 +32,16 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import build  # noqa: E402
+import bundle  # noqa: E402
+import deploy  # noqa: E402
+import romfs  # noqa: E402
 
 OUT = build.ROOT / "build" / "bench-rp2040"
 BOARD = "RPI_PICO_W"  # rp2040js emulates the RP2040 only: the Pico 2 W's RP2350 is not measured
 FS_OFFSET = 0x12C000  # 2 MB flash less the RPI_PICO_W build's 848 KB filesystem
+LAYOUT = romfs.LAYOUTS["pico_w"]  # the ROMFS build's: the same filesystem, the partition below it
+assert LAYOUT.storage_offset == FS_OFFSET
+KINDS = ("mpy", "frozen", "romfs")
 # (key, label) in the issue's order; "_threshold": with gc.threshold(mem_free // 16)
 ROWS = (
     ("idle_poll", "one idle poll (GET /api/state?v=N, nothing changed)"),
@@ -60,7 +70,7 @@ def image(tree, out_img):
 
 
 def stage(kind, work):
-    """The filesystem tree for one build: the bundle (.mpy) or nothing but the harness (frozen)."""
+    """The filesystem tree for one build: the bundle (.mpy) or nothing but the harness (frozen, romfs)."""
     tree = work / ("tree-" + kind)
     if tree.exists():
         shutil.rmtree(tree)
@@ -76,14 +86,44 @@ def stage(kind, work):
     return tree
 
 
+def romfs_image(work):
+    """The ROMFS image of the Pico W bundle (bundle.py, then romfs.py: what deploy writes)."""
+    tree = work / "bundle-pico_w"
+    bundle.build_bundle(tree, "pico_w")
+    path, data = romfs.write_bundle_image(tree, work / "bundle-pico_w.romfs")
+    if len(data) > LAYOUT.romfs_bytes:
+        raise SystemExit("the ROMFS image (%d bytes) is larger than the partition (%d)" % (len(data),
+                                                                                          LAYOUT.romfs_bytes))
+    print("# romfs: the bundle's image, %d bytes, at 0x%x (a %d KB partition)"
+          % (len(data), LAYOUT.romfs_offset, LAYOUT.romfs_bytes // 1024), flush=True)
+    return path
+
+
+# Before the harness is imported: the heap it takes itself is the difference to the first prompt's.
+GO = """import gc
+gc.collect()
+print("HEAP before_harness free=%%d alloc=%%d" %% (gc.mem_free(), gc.mem_alloc()))
+import tidebox_bench
+tidebox_bench.%s()
+"""
+
+
 def run_one(kind, firmware_bin, work, timeout, entry="run"):
     img = work / ("littlefs-%s.img" % kind)
     image(stage(kind, work), img)
-    if firmware_bin.stat().st_size > FS_OFFSET:
-        raise SystemExit("%s is larger than the space before the filesystem" % firmware_bin)
+    end = LAYOUT.romfs_offset if kind == "romfs" else FS_OFFSET
+    if firmware_bin.stat().st_size > end:
+        raise SystemExit("%s is larger than the space before the %s" % (
+            firmware_bin, "ROMFS partition" if kind == "romfs" else "filesystem"))
     script = work / "go.py"
-    script.write_text("import tidebox_bench\ntidebox_bench.%s()\n" % entry)
+    script.write_text(GO % entry)
     env = dict(os.environ, LFS_IMG=str(img), LFS_OFFSET=str(FS_OFFSET))
+    rom = None
+    if kind == "romfs":
+        rom = romfs_image(work).read_bytes()
+        env.update(ROMFS_IMG=str(work / "bundle-pico_w.romfs"), ROMFS_OFFSET=str(LAYOUT.romfs_offset))
+        if entry == "run":  # then deploy's own probe, as `make deploy` runs it on such a board
+            script.write_text(GO % entry + deploy.probe_script((), "/", len(rom)))
     if entry == "profile":  # run.mjs samples the PC: it needs the firmware's symbols
         syms = work / ("syms-%s.txt" % kind)
         with open(syms, "w") as f:
@@ -100,6 +140,13 @@ def run_one(kind, firmware_bin, work, timeout, entry="run"):
     if proc.returncode != 0 or "DONE" not in proc.stdout:
         print(proc.stdout[-3000:] + proc.stderr[-3000:], file=sys.stderr)
         raise SystemExit("the %s run failed (exit %d); log in %s" % (kind, proc.returncode, work))
+    if rom is not None and entry == "run":
+        found = deploy.parse_marked(proc.stdout, deploy.PROBE_MARK).get("romfs") or {}
+        same = found.get("sha256") == romfs.sha256(rom)
+        print("# romfs: deploy's probe on the device: a %s-byte ROMFS partition holding %s" % (
+            found.get("size"), "the image deploy would write" if same else "ANOTHER image"), flush=True)
+        if found.get("size") != LAYOUT.romfs_bytes or not same:
+            raise SystemExit("deploy's probe does not see the image in the ROMFS partition; log in %s" % work)
     return parse(proc.stdout)
 
 
@@ -140,23 +187,44 @@ def table(runs):
                        ("after_requests", "heap free after the requests, collected (B)")):
         cells = [str(runs[k]["heap"].get(key, ("-",))[0]) for k in kinds]
         lines.append("| %s | %s |" % (label, " | ".join(cells)))
+    for label, value in (("the heap (pool: free + allocated) (B)", pool),
+                         ("heap in use with the 8-player game: pool less free (B)", used),
+                         ("  of which the harness (tidebox_bench, its script) (B)", harness)):
+        lines.append("| %s | %s |" % (label, " | ".join(str(value(runs[k])) for k in kinds)))
     return "\n".join(lines)
+
+
+def pool(run):
+    free, alloc = run["heap"]["first_prompt"]
+    return free + alloc
+
+
+def used(run):
+    return pool(run) - run["heap"]["game"][0]
+
+
+def harness(run):
+    """What importing the harness took: allocated at the first prompt less before the import."""
+    if "before_harness" not in run["heap"]:
+        return "-"
+    return run["heap"]["first_prompt"][1] - run["heap"]["before_harness"][1]
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--firmware-dir", default=str(build.ROOT / "build" / "firmware"))
-    parser.add_argument("--only", choices=("mpy", "frozen"))
+    parser.add_argument("--only", choices=KINDS)
     parser.add_argument("--timeout", type=int, default=1200, help="seconds per run")
     parser.add_argument("--profile", action="store_true",
                         help="where the cycles go instead of the table (PC sampler; arm-none-eabi-nm)")
     args = parser.parse_args(argv)
     fw = Path(args.firmware_dir).resolve()  # run.mjs runs in this folder: a relative path would miss
-    builds = {"mpy": fw / ("stock-" + BOARD) / "firmware.bin", "frozen": fw / BOARD / "firmware.bin"}
+    builds = {"mpy": fw / ("stock-" + BOARD) / "firmware.bin", "frozen": fw / BOARD / "firmware.bin",
+              "romfs": fw / ("romfs-" + BOARD) / "firmware.bin"}
     missing = [str(p) for k, p in builds.items() if (not args.only or k == args.only) and not p.exists()]
     if missing:
-        print("bench-rp2040: no firmware build (%s).\nBuild both first: make bench-rp2040 MICROPYTHON_SRC=<a "
-              "MicroPython tree> (the frozen and the stock Pico W firmware; see boards/README.md)"
+        print("bench-rp2040: no firmware build (%s).\nBuild them first: make bench-rp2040 MICROPYTHON_SRC=<a "
+              "MicroPython tree> (the frozen, the stock and the ROMFS Pico W firmware; see boards/README.md)"
               % ", ".join(missing), file=sys.stderr)
         return 1
     node_modules()

@@ -3,6 +3,8 @@
 //   node run.mjs firmware.bin script.py [timeout_s]
 // LFS_IMG: a littlefs image written where the RPI_PICO_W build keeps its filesystem (2 MB flash less
 // MICROPY_HW_FLASH_STORAGE_BYTES, 848 KB: offset 0x12C000; LFS_OFFSET overrides).
+// ROMFS_IMG: a ROMFS image written at ROMFS_OFFSET, where a build with MICROPY_HW_ROMFS_BYTES keeps
+// its ROMFS partition (just below the filesystem); the firmware mounts it at /rom at boot.
 // Adapted from the method of rp2040js's demo/micropython-run.ts (MIT, Uri Shaked).
 import fs from 'fs';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
@@ -19,6 +21,10 @@ mcu.flash.set(fs.readFileSync(fwPath), 0);
 if (process.env.LFS_IMG) {
   const off = Number(process.env.LFS_OFFSET || 0x12c000);
   mcu.flash.set(fs.readFileSync(process.env.LFS_IMG), off);
+}
+if (process.env.ROMFS_IMG) {
+  if (!process.env.ROMFS_OFFSET) throw new Error('ROMFS_IMG needs ROMFS_OFFSET');
+  mcu.flash.set(fs.readFileSync(process.env.ROMFS_IMG), Number(process.env.ROMFS_OFFSET));
 }
 // PC sampler (SYMS=syms.txt, from `arm-none-eabi-nm -n -S firmware.elf`): one sample every
 // PROF_CYCLES cycles between the device's "MARK prof_on <label>" and "MARK prof_off <label>" lines,

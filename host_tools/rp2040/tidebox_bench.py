@@ -199,6 +199,12 @@ def run():
     from tidebox import buttons, web  # noqa: F401 - imported here to time the imports
 
     print("INFO import_ms=%.1f" % (ticks_diff(ticks_us(), t0) / 1000))
+    import tidebox
+
+    # Where the code came from: ".frozen/...", "/rom/..." (a ROMFS image) or the littlefs.
+    print("INFO sys.path=%r tidebox=%s web=%s board=%s" % (
+        sys.path, getattr(tidebox, "__file__", "?"), getattr(web, "__file__", "?"),
+        getattr(board_module, "__file__", "?")))
     board = board_module.make_board()
     storage = board_module.MemStorage()
     box, tokens = make_game(board, storage)
