@@ -172,15 +172,21 @@ def build_rp2(src, board, out_dir, stock=False, rom=False):
 
 
 def check_romfs_layout(src, board, firmware_bin):
-    """The ROMFS build's flash layout, checked against the source tree: the storage where romfs.py
-    expects it (RPI_PICO_W's, unchanged), and the firmware ending below the partition (the linker
-    only knows the storage, so it would let the firmware run into the partition)."""
+    """The ROMFS build's flash layout, checked against the source tree and the build: the storage
+    where romfs.py expects it (RPI_PICO_W's, unchanged), the partition the firmware declares in its
+    binary info where romfs.py puts the image, and the firmware ending below the partition (the
+    linker only knows the storage, so it would let the firmware run into the partition)."""
     layout = romfs.LAYOUTS[board]
     upstream = (src / "ports" / "rp2" / "boards" / BOARDS[board] / "mpconfigboard.cmake").read_text()
     storage = romfs.cmake_storage_bytes(upstream)
     if storage != layout.storage_bytes:
         raise FirmwareError("%s keeps %s bytes of littlefs storage; romfs.py expects %d: update LAYOUTS"
                             % (BOARDS[board], storage, layout.storage_bytes))
+    tagged = romfs.tagged_partition(firmware_bin.read_bytes())
+    expected = (0x10000000 + layout.romfs_offset, layout.romfs_bytes)
+    if tagged != expected:
+        raise FirmwareError("the %s firmware declares its ROMFS partition at %s; romfs.py expects 0x%x, %d "
+                            "bytes" % ((board, tagged and "0x%x, %d bytes" % tagged) + expected))
     size = firmware_bin.stat().st_size
     if size > layout.romfs_offset:
         raise FirmwareError("the %s firmware is %d bytes: it runs into the ROMFS partition at 0x%x; make "

@@ -146,6 +146,27 @@ def cmake_storage_bytes(text):
     return int(match.group(1)) if match else None
 
 
+def tagged_partition(firmware, name=b"ROMFS", base=0x10000000):
+    """(address, size) of the block device the rp2 firmware image `firmware` (bytes from `base`)
+    declares under `name` in its binary info (pico-sdk bi_block_device, which rp2_flash.c makes for
+    the ROMFS partition: type 7, tag "MP", then pointers to the name, the address and the size), or
+    None. The name may be the tail of a longer string (the linker merges them)."""
+    import struct
+
+    start = 0
+    while True:
+        at = firmware.find(name + b"\0", start)
+        if at < 0:
+            return None
+        pointer = struct.pack("<I", base + at)
+        ref = firmware.find(pointer)
+        while ref >= 4:
+            if struct.unpack_from("<HH", firmware, ref - 4) == (7, 0x504D):
+                return struct.unpack_from("<II", firmware, ref + 4)
+            ref = firmware.find(pointer, ref + 1)
+        start = at + 1
+
+
 class Layout:
     """Flash of one ROMFS firmware: the firmware from 0, the ROMFS partition, the littlefs storage.
     The rp2 port puts the partition right below the storage (rp2_flash.c, MICROPY_HW_ROMFS_BASE)."""

@@ -190,6 +190,25 @@ def test_romfs_size_is_read_from_the_header():
     assert romfs.cmake_storage_bytes("    set(MICROPY_HW_FLASH_STORAGE_BYTES 868352)  # 848 * 1024") == 868352
 
 
+def test_partition_declared_in_the_firmware_is_found():
+    """romfs.tagged_partition reads pico-sdk's binary info the way firmware.py and bench-rp2040 check
+    a build's partition: a block device entry (type 7, tag "MP") whose name is "ROMFS", also when the
+    linker made that name the tail of a longer string."""
+    import struct
+
+    base = 0x10000000
+    blob = bytearray(b"\x00" * 64) + b"PICO_W_ROMFS\x00MicroPython\x00" + b"\x00" * 3
+    name = base + blob.index(b"ROMFS\x00")
+    other = base + blob.index(b"MicroPython\x00")
+    blob += struct.pack("<HHIIIIH", 7, 0x504D, other, base + 0x12C000, 868352, 0, 3)  # the littlefs
+    blob += struct.pack("<HHIII", 6, 0x504D, name, 1, 2)  # not a block device: skipped
+    blob += struct.pack("<HHIIIIH", 7, 0x504D, name, base + 0xEC000, 262144, 0, 1)
+    assert romfs.tagged_partition(bytes(blob)) == (base + 0xEC000, 262144)
+    assert romfs.tagged_partition(bytes(blob), b"MicroPython") == (base + 0x12C000, 868352)
+    assert romfs.tagged_partition(bytes(blob[:-26])) is None
+    assert romfs.tagged_partition(b"no such thing") is None
+
+
 @pytest.mark.skipif(not os.environ.get("MICROPYTHON_SRC"), reason="needs MICROPYTHON_SRC")
 def test_layout_matches_the_upstream_boards():
     src = Path(os.environ["MICROPYTHON_SRC"]) / "ports" / "rp2"

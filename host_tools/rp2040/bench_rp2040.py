@@ -120,6 +120,10 @@ def run_one(kind, firmware_bin, work, timeout, entry="run"):
     env = dict(os.environ, LFS_IMG=str(img), LFS_OFFSET=str(FS_OFFSET))
     rom = None
     if kind == "romfs":
+        tagged = romfs.tagged_partition(firmware_bin.read_bytes())
+        if tagged != (0x10000000 + LAYOUT.romfs_offset, LAYOUT.romfs_bytes):
+            raise SystemExit("%s declares its ROMFS partition at %r, not where romfs.py puts the image"
+                             % (firmware_bin, tagged))
         rom = romfs_image(work).read_bytes()
         env.update(ROMFS_IMG=str(work / "bundle-pico_w.romfs"), ROMFS_OFFSET=str(LAYOUT.romfs_offset))
         if entry == "run":  # then deploy's own probe, as `make deploy` runs it on such a board
