@@ -8,6 +8,8 @@ sys.path.insert(0, str(ROOT / "firmware"))
 sys.path.insert(0, str(ROOT / "host_tools"))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "mp_scripts"))
+# The WebKit and Firefox tests' checks live in this helper: pytest explains its failed asserts too.
+pytest.register_assert_rewrite("short_crossing")
 
 # Firmware modules use micropython.const(); under CPython it is the identity.
 if "micropython" not in sys.modules:

@@ -8,10 +8,11 @@ connection, so the browser talks only to the box.
 
 One Firefox serves a test module; each phone is a window of its own in a user context of its own
 (its own cookies and storage, as a separate phone has), with an iPhone SE's viewport, 375x667 CSS
-pixels. `FirefoxPhone` is the phones' adapter of tests/phone_flow.py: controls are found by their role
-and exact accessible name as Firefox's own accessibility code computes them (BiDi's accessibility
-locator), clicked with real pointer input (input.performActions) and typed into with real keys.
-Test modules load the fixtures with `pytest_plugins = ("firefox_bidi",)`.
+pixels. `FirefoxPhone` is a tests/phone_flow.py DriverPhone: controls are found by their role and
+exact accessible name as Firefox's own accessibility code computes them (BiDi's accessibility
+locator, which searches by a name but does not say one, so the names cannot be listed), clicked with
+real pointer input (input.performActions) and typed into with real keys. Test modules load the
+fixtures with `pytest_plugins = ("firefox_bidi",)`.
 
 PYTEST_DONT_REWRITE (test modules import helpers from here before pytest loads it as a plugin)
 """
@@ -25,11 +26,8 @@ import time
 from pathlib import Path
 
 import pytest
-from phone_flow import WAIT_S, Phone, wait_until
+from phone_flow import WAIT_S, DriverPhone, phone_opener, wait_until
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "build" / "test-artifacts" / "firefox"
-VIEWPORT = (375, 667)  # an iPhone SE
 BROWSERS = ("firefox-esr", "firefox")
 
 # What a fresh profile would do by itself besides showing the page: all of it off.
@@ -68,23 +66,6 @@ USER_JS = {
     "dom.min_background_timeout_value": 4,
     "dom.timeout.enable_budget_timer_throttling": False,
 }
-
-# Every response the page's own fetch() calls receive, recorded inside the page (as for WebKit):
-# the page looks `fetch` up at each call, so wrapping it after a load sees every request from then on.
-RECORD_FETCH_JS = """() => {
-  if (window.__responses) return;
-  window.__responses = [];
-  const real = window.fetch;
-  window.fetch = function (url, opts) {
-    return real.call(this, url, opts).then(res => {
-      const headers = {};
-      res.headers.forEach((v, k) => { headers[k] = v; });
-      res.clone().text().then(
-        body => window.__responses.push([String(url), res.status, JSON.stringify(headers), body]));
-      return res;
-    });
-  };
-}"""
 
 VISIBLE_JS = "e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'"
 
@@ -188,7 +169,7 @@ class Firefox:
             self.profile.cleanup()
 
 
-class FirefoxPhone(Phone):
+class FirefoxPhone(DriverPhone):
     """One phone: a Firefox window in a user context of its own."""
 
     engine = "firefox"
@@ -200,9 +181,9 @@ class FirefoxPhone(Phone):
         self.context = firefox.send("browsingContext.create",
                                     {"type": "window", "userContext": self.user_context})["context"]
         firefox.send("browsingContext.setViewport", {"context": self.context, "viewport": {
-            "width": VIEWPORT[0], "height": VIEWPORT[1]}})
+            "width": self.viewport[0], "height": self.viewport[1]}})
 
-    def quit(self):
+    def _close(self):
         """The phone is gone: its window closed, its storage with it."""
         self.ff.send("browsingContext.close", {"context": self.context})
         self.ff.send("browser.removeUserContext", {"userContext": self.user_context})
@@ -219,20 +200,11 @@ class FirefoxPhone(Phone):
             raise AssertionError("JS on firefox: %s" % result["exceptionDetails"].get("text"))
         return from_remote(result["result"])
 
-    def goto(self, url):
+    def _load(self, url):
         self.ff.send("browsingContext.navigate", {"context": self.context, "url": url, "wait": "complete"})
-        self.record_traffic()
 
-    def reload(self):
+    def _reload(self):
         self.ff.send("browsingContext.reload", {"context": self.context, "wait": "complete"})
-        self.record_traffic()
-
-    def record_traffic(self):
-        self.call(RECORD_FETCH_JS)
-
-    def responses(self):
-        """What the page's fetch() calls received since the last load: [(url, status, headers, body)]."""
-        return [tuple(r) for r in self.call("() => window.__responses || []")]
 
     def _named(self, role, name=None, start=None):
         """Every node (from `start` down) whose role and accessible name (Firefox's own) are exactly
@@ -244,18 +216,14 @@ class FirefoxPhone(Phone):
         nodes = self.ff.send("browsingContext.locateNodes", params)["nodes"]
         return [{"sharedId": n["sharedId"]} for n in nodes]
 
-    def _find_now(self, role, name):
-        found = [n for n in self._named(role, name) if self.call(VISIBLE_JS, n)]
-        assert len(found) <= 1, "%d visible controls are %s %r" % (len(found), role, name)
-        return found[0] if found else None
+    def _matching(self, role, name):
+        return [n for n in self._named(role, name) if self.call(VISIBLE_JS, n)]
 
-    def _find(self, role, name, timeout=WAIT_S):
-        return wait_until(lambda: self._find_now(role, name),
-                          lambda: "no visible %s named %r on Firefox; the visible controls: %r" % (
-                              role, name, self.controls()), timeout)
+    def _enabled_and_value(self, node):
+        return tuple(self.call("e => [!e.disabled, e.value === undefined ? null : e.value]", node))
 
-    def controls(self):
-        """The visible controls' text, for failure messages."""
+    def describe_controls(self):
+        """The visible controls' text, for failure messages (BiDi does not say the computed names)."""
         return self.call("""() => Array.from(document.querySelectorAll('button, input, summary')).filter(
             e => e.getClientRects().length > 0).map(
             e => e.localName + ' ' + (e.getAttribute('aria-label') || e.textContent || e.value))""")
@@ -303,23 +271,6 @@ class FirefoxPhone(Phone):
         keys = [] if role == "spinbutton" else [(CONTROL, "a"), BACKSPACE]
         self._keys(keys + list(text))
 
-    def expect_control(self, role, name, visible=True, enabled=None, value=None):
-        if not visible:
-            wait_until(lambda: self._find_now(role, name) is None, "%s %r is still visible" % (role, name))
-            return
-
-        def ok():
-            node = self._find_now(role, name)
-            if node is None:
-                return False
-            state = self.call("e => [!e.disabled, e.value === undefined ? null : e.value]", node)
-            if enabled is not None and state[0] != enabled:
-                return False
-            return value is None or state[1] == value
-
-        wait_until(ok, lambda: "%s %r: not %s on Firefox; the visible controls are %r" % (
-            role, name, json.dumps({"enabled": enabled, "value": value}), self.controls()))
-
     def expect_role(self, css, role, name=None):
         """The element `css` selects has this role (and accessible name) in Firefox's accessibility tree."""
         self.expect_visible(css)
@@ -346,17 +297,4 @@ def firefox():
 @pytest.fixture
 def open_firefox_phone(firefox):
     """open_firefox_phone(url) -> a FirefoxPhone on `url` (a new phone: its own window and storage)."""
-    phones = []
-
-    def opener(url):
-        phone = FirefoxPhone(firefox)
-        phones.append(phone)
-        phone.goto(url)
-        return phone
-
-    yield opener
-    for phone in phones:
-        try:
-            phone.quit()
-        except BiDiError:
-            pass  # closed by the test already
+    yield from phone_opener(lambda: FirefoxPhone(firefox))

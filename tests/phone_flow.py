@@ -2,11 +2,13 @@
 
 A test talks to a phone through a small `Phone` adapter: find a control by its role and exact
 accessible name (as the engine's own accessibility code computes it), click, type, reload, and wait
-for text, visibility or a value. `PlaywrightPhone` wraps a Playwright page (Chromium); WebKit's
-adapter is in tests/webkit_driver.py (Selenium and WebKitWebDriver), Firefox's in tests/firefox_bidi.py
-(WebDriver BiDi spoken directly to firefox-esr). The steps below (join, place
-counters, lock, the reveal, the final standings, the reader's buttons) take either a Playwright page
-or a Phone, so the Chromium tests and the WebKit tests share one description of the flow.
+for text, visibility or a value. `PlaywrightPhone` wraps a Playwright page (Chromium). `DriverPhone`
+is what the WebDriver phones share (an iPhone SE's viewport, the waits for a control, the page's own
+record of what it received); WebKit's driver is in tests/webkit_driver.py (Selenium and
+WebKitWebDriver), Firefox's in tests/firefox_bidi.py (WebDriver BiDi spoken directly to firefox-esr),
+and the short crossing both play is tests/short_crossing.py. The steps below (join, place counters,
+lock, the reveal, the final standings, the reader's buttons) take either a Playwright page or a
+Phone, so the Chromium, WebKit and Firefox tests share one description of the flow.
 
 PYTEST_DONT_REWRITE (test modules import helpers from here before pytest loads its plugins)
 """
@@ -20,6 +22,16 @@ from tidebox.games import token_tide as tt
 
 ISLANDS = ("Beacon", "Grove", "Mooring")
 WAIT_S = 10.0  # a MicroPython box and several phones on a small CI machine: be patient
+ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"  # /<engine>/<step>.png
+
+SHORT = [tt.TIDE_CARDS[i] for i in range(4)]  # the short crossing: T01-T04 in order
+# Three players, four rounds: a sole and a tied Beacon, a sole and a tied Grove, an empty Grove,
+# exact and one-off Moorings.
+CROSSING = {
+    "Ada": [[4, 1, 2], [2, 2, 3], [3, 0, 4], [0, 5, 2]],
+    "Bo": [[3, 1, 3], [5, 0, 2], [3, 0, 4], [2, 3, 2]],
+    "Cy": [[1, 3, 3], [5, 1, 1], [7, 0, 0], [1, 4, 2]],
+}
 
 # What a control must measure on a phone, and how wide the page may be: one script for every engine.
 LAYOUT_JS = """() => {
@@ -43,6 +55,24 @@ PAGE_CONTENT_JS = """() => {
     text: doc.textContent,
     inputs: Array.from(document.querySelectorAll('input')).map(i => i.value).join('|'),
     storage: JSON.stringify(localStorage) + JSON.stringify(sessionStorage),
+  };
+}"""
+
+# Every response the page's own fetch() calls receive, recorded inside the page: the WebDriver phones
+# have no network log (WebKitWebDriver has none; the BiDi phones subscribe to no events). The page
+# looks `fetch` up at each call, so wrapping it after a load sees every request from then on.
+RECORD_FETCH_JS = """() => {
+  if (window.__responses) return;
+  window.__responses = [];
+  const real = window.fetch;
+  window.fetch = function (url, opts) {
+    return real.call(this, url, opts).then(res => {
+      const headers = {};
+      res.headers.forEach((v, k) => { headers[k] = v; });
+      res.clone().text().then(
+        body => window.__responses.push([String(url), res.status, JSON.stringify(headers), body]));
+      return res;
+    });
   };
 }"""
 
@@ -188,6 +218,88 @@ class PlaywrightPhone(Phone):
 
     def screenshot(self, path):
         self.page.screenshot(path=str(path))
+
+
+class DriverPhone(Phone):
+    """A phone driven through WebDriver at an iPhone SE's viewport (375x667 CSS pixels): WebKit's
+    (tests/webkit_driver.py) and Firefox's (tests/firefox_bidi.py). Written once here: loading a
+    page records what its fetch() calls receive, a control is waited for until exactly one visible
+    control has its role and name, and a phone quits once.
+
+    A driver provides `call`, `_load(url)`, `_reload()`, `_close()`, `_matching(role, name)` (the
+    visible elements whose computed role and accessible name are these), `_enabled_and_value(element)`,
+    `describe_controls()` (for failure messages), `click`, `fill`, `expect_role` and `screenshot`;
+    `named_controls()` where the driver can list every visible control's computed (role, name)."""
+
+    viewport = (375, 667)  # an iPhone SE
+    closed = False
+
+    def goto(self, url):
+        self._load(url)
+        self.call(RECORD_FETCH_JS)
+
+    def reload(self):
+        self._reload()
+        self.call(RECORD_FETCH_JS)
+
+    def quit(self):
+        """The phone is gone (once: a test may drop a phone before its fixture closes the rest)."""
+        if not self.closed:
+            self.closed = True
+            self._close()
+
+    def responses(self):
+        """What the page's fetch() calls received since the last load: [(url, status, headers, body)]."""
+        return [tuple(r) for r in self.call("() => window.__responses || []")]
+
+    def named_controls(self):
+        """Every visible control as (role, name) in document order, as the engine computes them; None
+        where the driver can only search by role and name, not list them."""
+        return None
+
+    def _find_now(self, role, name):
+        found = self._matching(role, name)
+        assert len(found) <= 1, "%d visible controls are %s %r" % (len(found), role, name)
+        return found[0] if found else None
+
+    def _find(self, role, name, timeout=WAIT_S):
+        return wait_until(lambda: self._find_now(role, name),
+                          lambda: "no visible %s named %r on %s; the visible controls: %r" % (
+                              role, name, self.engine, self.describe_controls()), timeout)
+
+    def expect_control(self, role, name, visible=True, enabled=None, value=None):
+        if not visible:
+            wait_until(lambda: self._find_now(role, name) is None, "%s %r is still visible" % (role, name))
+            return
+
+        def ok():
+            control = self._find_now(role, name)
+            if control is None:
+                return False
+            is_enabled, has_value = self._enabled_and_value(control)
+            if enabled is not None and is_enabled != enabled:
+                return False
+            return value is None or has_value == value
+
+        wait_until(ok, lambda: "%s %r: not %s on %s; the visible controls are %r" % (
+            role, name, json.dumps({"enabled": enabled, "value": value}), self.engine,
+            self.describe_controls()))
+
+
+def phone_opener(new_phone):
+    """For a fixture, `yield from phone_opener(new_phone)`: the test gets opener(url) -> a new phone
+    (`new_phone()`: its own storage) on `url`; every phone it opened quits when the test ends."""
+    phones = []
+
+    def opener(url):
+        phone = new_phone()
+        phones.append(phone)
+        phone.goto(url)
+        return phone
+
+    yield opener
+    for phone in phones:
+        phone.quit()
 
 
 def as_phone(page):
@@ -340,6 +452,17 @@ def expect_reveal_step(page, step, best, rows):
         line = "#revealRows > li:nth-child(%d)" % (row["seat"] + 1)
         phone.expect_text(line + " tr", row["islands"][:step])
         phone.expect_count(line + " .pts", 0)
+
+
+def expected_sheet(names, plays, cards, me):
+    """The record sheet of seat `me` after `cards` were played with `plays` ({name: allocation per
+    round}), as the rules module scores them: round, the three islands, round points, running total."""
+    running, rows = 0, []
+    for r, card in enumerate(cards):
+        points = sum(tt.score_round(card[2], [plays[n][r] for n in names])[me])
+        running += points
+        rows.append([str(v) for v in [r + 1, *plays[names[me]][r], points, running]])
+    return rows
 
 
 def standings_lines(names, totals, winners, me):

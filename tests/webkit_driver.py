@@ -5,27 +5,25 @@ browser, with its own storage, per phone) on an X display: the one in $DISPLAY (
 an Xvfb these fixtures start. The window is full screen (no toolbar) and sized to an iPhone SE's
 viewport, 375x667 CSS pixels.
 
-`WebKitPhone` is the phones' adapter of tests/phone_flow.py: controls are found by their role and
-exact accessible name as WebKit's own accessibility code computes them (WebDriver's computed role
-and label). Test modules load the fixtures with `pytest_plugins = ("webkit_driver",)`.
+`WebKitPhone` is a tests/phone_flow.py DriverPhone: controls are found by their role and exact
+accessible name as WebKit's own accessibility code computes them (WebDriver's computed role and
+label), and it can list every visible control's (role, name). WebKitWebDriver has no network log:
+what the page's fetch() calls receive is recorded inside the page (DriverPhone). Test modules load
+the fixtures with `pytest_plugins = ("webkit_driver",)`.
 
 PYTEST_DONT_REWRITE (test modules import helpers from here before pytest loads it as a plugin)
 """
 
-import json
 import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from phone_flow import WAIT_S, Phone, wait_until
+from phone_flow import DriverPhone, phone_opener, wait_until
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "build" / "test-artifacts" / "webkit"
 WEBKIT_DRIVER = "WebKitWebDriver"
 MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
-VIEWPORT = (375, 667)  # an iPhone SE
 
 # The candidates for each role the tests look for; WebKit then says each one's role and name.
 ROLE_CSS = {
@@ -33,24 +31,6 @@ ROLE_CSS = {
     "textbox": "input:not([type]), input[type=text]",
     "spinbutton": "input[type=number]",
 }
-
-# Every response the page's own fetch() calls receive, recorded inside the page: WebKitWebDriver
-# has no network log. The page looks `fetch` up at each call, so wrapping it after a load sees every
-# request from then on.
-RECORD_FETCH_JS = """() => {
-  if (window.__responses) return;
-  window.__responses = [];
-  const real = window.fetch;
-  window.fetch = function (url, opts) {
-    return real.call(this, url, opts).then(res => {
-      const headers = {};
-      res.headers.forEach((v, k) => { headers[k] = v; });
-      res.clone().text().then(
-        body => window.__responses.push([String(url), res.status, JSON.stringify(headers), body]));
-      return res;
-    });
-  };
-}"""
 
 
 def webkit_missing():
@@ -68,7 +48,7 @@ def webkit_missing():
     return None
 
 
-class WebKitPhone(Phone):
+class WebKitPhone(DriverPhone):
     """One phone: a MiniBrowser under WebKitWebDriver."""
 
     engine = "webkit"
@@ -85,34 +65,25 @@ class WebKitPhone(Phone):
         env = dict(os.environ, DISPLAY=display)
         service = Service(executable_path=shutil.which(WEBKIT_DRIVER), env=env)
         self.driver = webdriver.WebKitGTK(options=options, service=service)
-        self.driver.set_window_rect(width=VIEWPORT[0], height=VIEWPORT[1])
+        self.driver.set_window_rect(width=self.viewport[0], height=self.viewport[1])
         self.names = {}  # element id -> (computed role, computed label)
         self.version = self.driver.capabilities.get("browserVersion")
-
-    def quit(self):
-        self.driver.quit()
 
     # ------------------------------------------------------------ primitives
 
     def call(self, function_source):
         return self.driver.execute_script("return (%s)();" % function_source)
 
-    def goto(self, url):
+    def _load(self, url):
         self.driver.get(url)
         self.names.clear()
-        self.record_traffic()
 
-    def reload(self):
+    def _reload(self):
         self.driver.refresh()
         self.names.clear()
-        self.record_traffic()
 
-    def record_traffic(self):
-        self.call(RECORD_FETCH_JS)
-
-    def responses(self):
-        """What the page's fetch() calls received since the last load: [(url, status, headers, body)]."""
-        return [tuple(r) for r in self.call("() => window.__responses || []")]
+    def _close(self):
+        self.driver.quit()
 
     def role_and_name(self, element):
         """WebKit's computed role and name. WebKit (like Safari on an iPhone, where VoiceOver says
@@ -131,19 +102,17 @@ class WebKitPhone(Phone):
             """return Array.from(document.querySelectorAll(arguments[0])).filter(
                  e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden');""", css)
 
-    def controls(self):
+    def named_controls(self):
         """Every visible control as (role, name), in document order, as WebKit computes them."""
         return [self.role_and_name(e) for e in self.shown_elements(", ".join(ROLE_CSS.values()))]
 
-    def _find_now(self, role, name):
-        found = [e for e in self.shown_elements(ROLE_CSS[role]) if self.role_and_name(e) == (role, name)]
-        assert len(found) <= 1, "%d visible controls are %s %r" % (len(found), role, name)
-        return found[0] if found else None
+    describe_controls = named_controls
 
-    def _find(self, role, name, timeout=WAIT_S):
-        return wait_until(lambda: self._find_now(role, name),
-                          "no visible %s named %r on WebKit; there are %r" % (role, name, self.controls()),
-                          timeout)
+    def _matching(self, role, name):
+        return [e for e in self.shown_elements(ROLE_CSS[role]) if self.role_and_name(e) == (role, name)]
+
+    def _enabled_and_value(self, control):
+        return control.is_enabled(), control.get_property("value")
 
     # ------------------------------------------------------------ what a player does
 
@@ -159,22 +128,6 @@ class WebKitPhone(Phone):
         if role != "spinbutton":
             control.clear()
         control.send_keys(text)
-
-    def expect_control(self, role, name, visible=True, enabled=None, value=None):
-        if not visible:
-            wait_until(lambda: self._find_now(role, name) is None, "%s %r is still visible" % (role, name))
-            return
-
-        def ok():
-            control = self._find_now(role, name)
-            if control is None:
-                return False
-            if enabled is not None and control.is_enabled() != enabled:
-                return False
-            return value is None or control.get_property("value") == value
-
-        wait_until(ok, lambda: "%s %r: not %s on WebKit; the visible controls are %r" % (
-            role, name, json.dumps({"enabled": enabled, "value": value}), self.controls()))
 
     def expect_role(self, css, role, name=None):
         self.expect_visible(css)  # WebKit computes no role for what is not shown
@@ -224,14 +177,4 @@ def x_display():
 @pytest.fixture
 def open_webkit_phone(x_display):
     """open_webkit_phone(url) -> a WebKitPhone on `url` (a new phone: its own browser and storage)."""
-    phones = []
-
-    def opener(url):
-        phone = WebKitPhone(x_display)
-        phones.append(phone)
-        phone.goto(url)
-        return phone
-
-    yield opener
-    for phone in phones:
-        phone.quit()
+    yield from phone_opener(lambda: WebKitPhone(x_display))
