@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 from boxrig import BOARD_PACE_MS, BoxProcess
-from phone_flow import (  # noqa: F401 - the phones' steps, shared with the WebKit tests
+from phone_flow import (  # noqa: F401 - the phones' steps, shared with the WebKit and Firefox tests
     ISLANDS, PAGE_CONTENT_JS, as_phone, expect_placed, expect_reveal, expect_round, expected_reveal,
     island_text, join, json_forms, lock, place_by_typing, place_with_buttons, points_text, sheet_rows,
-    token_of,
+    token_of, wait_until,
 )
 from PIL import Image
 from playwright.sync_api import expect
@@ -48,21 +48,6 @@ OLED_BITS_JS = """() => {
   for (let k = 0; k < d.length; k += 4) s += d[k] > 127 ? '1' : '0';
   return s;
 }"""
-
-# ---------------------------------------------------------------- waiting without sleeping
-
-
-def wait_until(check, message, timeout=10.0):
-    """Polls `check()` until it returns something true; fails with `message` at the deadline."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(message)
-        time.sleep(0.02)
-
 
 # ---------------------------------------------------------------- the box's OLED
 
@@ -206,15 +191,22 @@ def page_content(page):
 # ---------------------------------------------------------------- fixtures
 
 
-@pytest.fixture
-def fw_box(sim_tree, tmp_path):
-    """The real firmware under MicroPython, fresh for each test, on the join screen, at a Pico W's
-    pace (boxrig.BOARD_PACE_MS)."""
+def firmware_box(sim_tree, tmp_path, game="token_tide", clean_log=True):
+    """For a fixture, `yield from firmware_box(...)`: the real firmware under MicroPython, fresh for
+    each test, at a Pico W's pace (boxrig.BOARD_PACE_MS), with `game` chosen on the box's menu, on
+    its join screen; stopped when the test ends, and then (clean_log) its log holds no traceback."""
     box = BoxProcess(sim_tree, tmp_path / "state", pace_ms=BOARD_PACE_MS).start()
-    box.choose()
+    assert box.choose(game) == "join"
     yield box
     box.stop()
-    assert firmware_tracebacks(box) == [], "the firmware logged errors"
+    if clean_log:
+        assert firmware_tracebacks(box) == [], "the firmware logged errors"
+
+
+@pytest.fixture
+def fw_box(sim_tree, tmp_path):
+    """The real firmware on Token Tide's join screen (a test module may override it for its game)."""
+    yield from firmware_box(sim_tree, tmp_path)
 
 
 @pytest.fixture

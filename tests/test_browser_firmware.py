@@ -10,27 +10,19 @@ import json
 import re
 
 from browser_firmware import (
-    expect_placed, expect_reveal, expect_round, expected_reveal, island_text, join, json_forms, lock,
-    oled_png, page_content, place_by_typing, place_with_buttons, png_bits, points_text, sheet_rows, state_dir,
-    token_of, zbar_texts,
+    expect_placed, expect_reveal, expect_round, expected_reveal, join, lock, oled_png, page_content,
+    place_by_typing, place_with_buttons, png_bits, sheet_rows, state_dir, token_of, zbar_texts,
 )
 from page_fakebox import SCREENS, screenshot
-from phone_flow import expect_reveal_step
+from phone_flow import (
+    CROSSING, SHORT, expect_reveal_step, expected_sheet, secrets_held, secrets_received, standings_lines,
+    winners_line,
+)
 from playwright.sync_api import expect
 
 from tidebox.games import token_tide as tt
 
 pytest_plugins = ("page_fakebox", "browser_firmware")
-
-SHORT = [tt.TIDE_CARDS[i] for i in range(4)]  # the short crossing: T01-T04 in order
-
-# Three players, four rounds: a sole and a tied Beacon, a sole and a tied Grove, an empty Grove,
-# exact and one-off Moorings.
-CROSSING = {
-    "Ada": [[4, 1, 2], [2, 2, 3], [3, 0, 4], [0, 5, 2]],
-    "Bo": [[3, 1, 3], [5, 0, 2], [3, 0, 4], [2, 3, 2]],
-    "Cy": [[1, 3, 3], [5, 1, 1], [7, 0, 0], [1, 4, 2]],
-}
 
 
 def no_sideways_scroll(page):
@@ -155,40 +147,19 @@ def test_three_phones_play_the_short_crossing_to_the_winners(sim, open_fw_phone,
     assert state["box"] == "over"
     assert state["game"]["winners"] == winners
     assert [p["total"] for p in state["game"]["players"]] == totals
-    standings = sorted(range(3), key=lambda i: (-totals[i], i))
     for me, page in enumerate(phones):
         expect(page.locator("#final")).to_be_visible()
         expect(page.locator("#tide")).to_be_hidden()
-        won = [names[i] for i in winners]
-        if len(won) == 1:
-            winner = "Winner: %s with %s" % (won[0], points_text(best_total))
-            expect(page.locator("#winners")).to_have_text(winner)
-        else:
-            shared = "Winners, sharing the victory: %s and %s with %s"
-            expect(page.locator("#winners")).to_have_text(
-                shared % (", ".join(won[:-1]), won[-1], points_text(best_total)))
+        expect(page.locator("#winners")).to_have_text(winners_line(names, totals, winners))
         status = "Game over."
         if me in winners:
             status += " You share the victory!" if len(winners) > 1 else " You win!"
         expect(page.locator("#status")).to_have_text(status)
-        lines = []
-        rank, previous = 0, None
-        for n, seat in enumerate(standings):
-            if totals[seat] != previous:
-                rank, previous = n + 1, totals[seat]
-            you = " (you)" if seat == me else ""
-            lines.append("%d. %s%s: %s%s" % (rank, names[seat], you, points_text(totals[seat]),
-                                             ", winner" if seat in winners else ""))
-        expect(page.locator("#standings li")).to_have_text(lines)
-        # the record sheet: round, the three islands, round points, running total
-        running, expected_rows = 0, []
-        for r, card in enumerate(SHORT):
-            allocation = CROSSING[names[me]][r]
-            points = sum(tt.score_round(card[2], [CROSSING[n][r] for n in names])[me])
-            running += points
-            expected_rows.append([str(v) for v in [r + 1, *allocation, points, running]])
-        assert sheet_rows(page) == expected_rows
-        assert running == totals[me]
+        expect(page.locator("#standings li")).to_have_text(standings_lines(names, totals, winners, me))
+        # the record sheet: round, the three islands, round points, running total (the standings')
+        rows = expected_sheet(names, CROSSING, SHORT, me)
+        assert sheet_rows(page) == rows
+        assert rows[-1][-1] == str(totals[me])
     expect(ada.get_by_role("heading", name="Final standings")).to_be_visible()
     expect(ada.get_by_role("button", name="Print", exact=True)).to_be_enabled()
     expect(ada.get_by_role("button", name="Save record (CSV)", exact=True)).to_be_enabled()
@@ -289,21 +260,8 @@ SECRET = {"Ada": [[1, 2, 4], [3, 3, 1]], "Bo": [[6, 0, 1], [7, 0, 0]], "Cy": [[0
 def leaks(page, others, mark, text_too):
     """Where another player's allocation shows on this phone: in the responses it received since
     `mark` (bodies and headers), in its markup, input fields and storage, and (text_too) in its text."""
-    found = []
-    for url, _status, headers, body in page.traffic.since(mark):
-        for name, allocation in others.items():
-            if json_forms(allocation).search(body) or json_forms(allocation).search(headers):
-                found.append("%s's %s in the response to %s" % (name, allocation, url))
-    content = page_content(page)
-    for name, allocation in others.items():
-        for part in ("html", "inputs", "storage"):
-            if json_forms(allocation).search(content[part]):
-                found.append("%s's %s in the page's %s" % (name, allocation, part))
-        if text_too:
-            for pattern in island_text(allocation):
-                if pattern.search(content["text"]):
-                    found.append("%s's %s in the page text: %s" % (name, allocation, pattern.pattern))
-    return found
+    received = secrets_received(page.traffic.since(mark), others)
+    return received + secrets_held(page_content(page), others, text_too)
 
 
 def test_no_phone_sees_another_allocation_before_the_reveal(sim, open_fw_phone, fw_box):

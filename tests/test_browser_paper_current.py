@@ -5,8 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
-from boxrig import BOARD_PACE_MS, BoxProcess
-from browser_firmware import firmware_tracebacks, join, token_of  # noqa: F401
+from browser_firmware import firmware_box, firmware_tracebacks, join, token_of
 from playwright.sync_api import expect
 
 from tidebox.games.paper_current import rules
@@ -18,11 +17,9 @@ PAGE_JS = Path(__file__).parent.parent / "firmware" / "tidebox" / "games" / "pap
 
 @pytest.fixture
 def fw_box(sim_tree, tmp_path):
-    """The real firmware with Paper Current chosen, on the join screen (overrides the shared one)."""
-    box = BoxProcess(sim_tree, tmp_path / "state", pace_ms=BOARD_PACE_MS).start()
-    assert box.choose("paper_current") == "join"
-    yield box
-    box.stop()
+    """The real firmware with Paper Current chosen, on the join screen (overrides the shared one).
+    Its log is read by the test itself, which accepts a refused request's traceback."""
+    yield from firmware_box(sim_tree, tmp_path, "paper_current", clean_log=False)
 
 
 def test_the_page_knows_the_rule_sheets_dimensions_and_safety_notes():

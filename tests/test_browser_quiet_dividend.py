@@ -5,8 +5,7 @@ legal moves by their accessible names; everyone sees the public record; results 
 import random
 
 import pytest
-from boxrig import BOARD_PACE_MS, BoxProcess
-from browser_firmware import firmware_tracebacks, join, wait_until
+from browser_firmware import firmware_box, join, wait_until
 from page_fakebox import screenshot
 from playwright.sync_api import expect
 
@@ -25,11 +24,7 @@ BUZZ_JS = """() => {
 @pytest.fixture
 def fw_box(sim_tree, tmp_path):
     """The real firmware with The Quiet Dividend chosen, on the join screen."""
-    box = BoxProcess(sim_tree, tmp_path / "state", pace_ms=BOARD_PACE_MS).start()
-    assert box.choose("quiet_dividend") == "join"
-    yield box
-    box.stop()
-    assert firmware_tracebacks(box) == [], "the firmware logged errors"
+    yield from firmware_box(sim_tree, tmp_path, "quiet_dividend")
 
 
 def actions(page):
