@@ -183,8 +183,10 @@ try:
     info["wifi"] = hasattr(network, "WLAN")
 except ImportError:
     info["wifi"] = False
-# A firmware with Tidebox frozen in (make firmware): its modules come from ".frozen".
+# A firmware with Tidebox frozen in (make firmware): its modules come from ".frozen" (a tidebox
+# imported already, from a filesystem or a ROMFS image, is set aside for the test).
 path = sys.path[:]
+loaded = sys.modules.pop("tidebox", None)
 try:
     sys.path[:] = [".frozen"]
     __import__("tidebox")
@@ -193,6 +195,8 @@ except ImportError:
     info["frozen"] = False
 finally:
     sys.path[:] = path
+    if loaded is not None:
+        sys.modules["tidebox"] = loaded
 # A firmware with a ROMFS partition (make firmware-romfs): its size, and the SHA-256 of its first
 # IMAGE bytes (the image deploy would write there), read in place from flash.
 info["romfs"] = None
@@ -241,7 +245,7 @@ def walk(rel):
     for entry in os.ilistdir((ROOT + rel).rstrip("/") or "/"):
         name = rel + entry[0]
         if entry[1] == 0x4000:
-            if name != %(storage)r:
+            if name != %(storage)r and not (ROOT == "/" and name == "rom"):  # not the ROMFS mount
                 walk(name + "/")
         else:
             size = os.stat(ROOT + name)[6]

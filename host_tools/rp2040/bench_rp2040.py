@@ -109,15 +109,12 @@ tidebox_bench.%s()
 
 
 def run_one(kind, firmware_bin, work, timeout, entry="run"):
-    img = work / ("littlefs-%s.img" % kind)
-    image(stage(kind, work), img)
     end = LAYOUT.romfs_offset if kind == "romfs" else FS_OFFSET
     if firmware_bin.stat().st_size > end:
         raise SystemExit("%s is larger than the space before the %s" % (
             firmware_bin, "ROMFS partition" if kind == "romfs" else "filesystem"))
-    script = work / "go.py"
-    script.write_text(GO % entry)
-    env = dict(os.environ, LFS_IMG=str(img), LFS_OFFSET=str(FS_OFFSET))
+    tree = stage(kind, work)
+    env = dict(os.environ)
     rom = None
     if kind == "romfs":
         tagged = romfs.tagged_partition(firmware_bin.read_bytes())
@@ -126,8 +123,14 @@ def run_one(kind, firmware_bin, work, timeout, entry="run"):
                              % (firmware_bin, tagged))
         rom = romfs_image(work).read_bytes()
         env.update(ROMFS_IMG=str(work / "bundle-pico_w.romfs"), ROMFS_OFFSET=str(LAYOUT.romfs_offset))
-        if entry == "run":  # then deploy's own probe, as `make deploy` runs it on such a board
-            script.write_text(GO % entry + deploy.probe_script((), "/", len(rom)))
+        # deploy's own probe, as `make deploy` runs it on such a board, after the figures: a module
+        # on the littlefs, so its code takes no heap before it is imported.
+        (tree / "deploy_probe.py").write_text(deploy.probe_script((), "/", len(rom)))
+    img = work / ("littlefs-%s.img" % kind)
+    image(tree, img)
+    env.update(LFS_IMG=str(img), LFS_OFFSET=str(FS_OFFSET))
+    script = work / "go.py"
+    script.write_text(GO % entry + ("import deploy_probe\n" if rom is not None and entry == "run" else ""))
     if entry == "profile":  # run.mjs samples the PC: it needs the firmware's symbols
         syms = work / ("syms-%s.txt" % kind)
         with open(syms, "w") as f:
@@ -145,12 +148,17 @@ def run_one(kind, firmware_bin, work, timeout, entry="run"):
         print(proc.stdout[-3000:] + proc.stderr[-3000:], file=sys.stderr)
         raise SystemExit("the %s run failed (exit %d); log in %s" % (kind, proc.returncode, work))
     if rom is not None and entry == "run":
-        found = deploy.parse_marked(proc.stdout, deploy.PROBE_MARK).get("romfs") or {}
+        probed = deploy.parse_marked(proc.stdout, deploy.PROBE_MARK)
+        found = probed.get("romfs") or {}
         same = found.get("sha256") == romfs.sha256(rom)
-        print("# romfs: deploy's probe on the device: a %s-byte ROMFS partition holding %s" % (
-            found.get("size"), "the image deploy would write" if same else "ANOTHER image"), flush=True)
-        if found.get("size") != LAYOUT.romfs_bytes or not same:
-            raise SystemExit("deploy's probe does not see the image in the ROMFS partition; log in %s" % work)
+        holds = "the image deploy would write" if same else "ANOTHER image"
+        frozen = "frozen in" if probed["frozen"] else "not frozen in"
+        files = ", ".join(sorted(probed["files"]))
+        print("# romfs: deploy's probe on the device: a %s-byte ROMFS partition holding %s; Tidebox %s; "
+              "the littlefs holds %s" % (found.get("size"), holds, frozen, files), flush=True)
+        if found.get("size") != LAYOUT.romfs_bytes or not same or probed["frozen"]:
+            raise SystemExit("deploy's probe does not see the ROMFS firmware with the image; log in %s"
+                             % work)
     return parse(proc.stdout)
 
 
