@@ -444,6 +444,7 @@ class Box:
             if self.state:
                 shared.raw(b',"game":')
                 shared.open_dict(self.rules.public_view(self.state))
+            shared.finish()
             self._public_version = self.version
         return shared
 
@@ -479,6 +480,7 @@ class Box:
         out.raw(b',"shown":')
         out.value(self.shown)
         out.raw(b"}")
+        out.finish()
         return out
 
     def ssid(self):

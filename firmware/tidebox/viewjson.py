@@ -16,10 +16,12 @@ import json
 from micropython import const
 
 # Room made at boot. A view grows a few bytes at a time (round by round), and a BytesIO that runs
-# out grows by 16 bytes a write, copying itself each time; so when a view comes within SLACK bytes
-# of the room, the next one gets a new buffer larger than it by the first room (the old one freed
-# first): a few times a game. Room for the largest view from the start held 4 KB the whole time, which
-# the tightest games' heaps could not spare.
+# out grows by 16 bytes a write, reallocating itself each time; so when a view comes within SLACK
+# bytes of the room, the buffer is grown at once by the first room's size (one reallocation, in
+# place where the heap allows, the old block given back at once: a few times a game). A view much
+# smaller than the room (the game is over) moves to a small buffer again (finish()).
+# Room for the largest view from the start held 4 KB the whole time, which the tightest games'
+# heaps could not spare.
 ROOM = const(1024)
 SLACK = const(256)
 PIECE = const(512)  # pieces(): the size of each copy made for microdot's path
@@ -53,12 +55,23 @@ class JsonOut:
         self.length = 0  # bytes written since start(); what lies beyond is left from an older one
 
     def start(self):
-        if self.room - self.length < SLACK:  # the last one nearly filled it (or outgrew it)
-            self.stream = None
-            self.room = self.length + self.grow
-            self.stream = _stream(self.room)
+        last = self.length  # the previous view's size: the next one is about as large
+        if self.room - last < SLACK:  # nearly filled (or outgrown): grow by one reallocation
+            self.room = last + self.grow
+            self.stream.seek(self.room - 1)
+            self.stream.write(b" ")
         self.stream.seek(0)
         self.length = 0
+
+    def finish(self):
+        """After writing: when this view is much smaller than the room (a game is over), it moves to
+        a buffer of its size, so the heap gets the rest back."""
+        if self.room - self.length > 2 * self.grow:
+            old = self.stream
+            self.room = self.length + self.grow
+            self.stream = _stream(self.room)
+            old.seek(0)
+            self.stream.write(old.read(self.length))
 
     def raw(self, data):
         """Bytes written as they are (e.g. b',"game":')."""
