@@ -10,7 +10,7 @@ import time
 from micropython import const
 
 from tidebox import games, screens
-from tidebox.box import CHOOSE, JOIN, PLAY, SETUP, Refused
+from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, Refused
 
 SPLASH_MS = const(1500)
 FLASH_MS = const(3000)  # the screen flashes this long when the countdown reaches zero
@@ -19,15 +19,16 @@ TONE_HZ = const(2000)  # a piezo's loudest region is around 2-4 kHz
 TONE_MS = const(300)
 
 
-def drop_lobby():
-    """Unload lobby.py (a game is being played; the next lobby screen imports it again)."""
+def drop(part):
+    """Unload one of the box's modules whose screens are not shown now (lobby.py while a game is
+    played, end.py until a game ends): the next screen that needs it imports it again."""
     import sys
 
     import tidebox
 
-    sys.modules.pop("tidebox.lobby", None)
-    if "lobby" in tidebox.__dict__:
-        delattr(tidebox, "lobby")
+    sys.modules.pop("tidebox." + part, None)
+    if part in tidebox.__dict__:
+        delattr(tidebox, part)
 
 
 class QrImages:
@@ -93,6 +94,8 @@ class Reader:
         """The screen for the box's phase (after boot, a menu, a resume or any action)."""
         box = self.box
         self.load_flow()
+        if box.phase != OVER:
+            drop("end")  # the end of a game (tidebox/end.py): its code is heap the next game can use
         if box.phase == CHOOSE:
             screen = self.lobby().ChooseGame(self)
         elif box.phase == JOIN:
@@ -101,7 +104,7 @@ class Reader:
             screen = self.lobby().Setup(self)
         else:
             self.stack = []
-            drop_lobby()  # not needed again until the game ends: its code is heap the game can use
+            drop("lobby")  # not needed again until the game ends: its code is heap the game can use
             screen = self.flow.home(self)
         self.stack = [screen]
         self.message = ""

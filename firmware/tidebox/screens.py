@@ -1,7 +1,8 @@
-# The box's own screens used all through a game (any game): the Screen base, list menus,
-# confirmations, picking a seat, rejoin codes, private entry and the reader's in-game menu. The
-# screens only needed before a game (splash, resume, the game menu, joining, setup) are in lobby.py,
-# which the reader unloads while a game is played. Each screen is a small object on the reader's
+# The box's own screens used all through a game (any game): the Screen base, list menus, paged
+# reading, confirmations, picking a seat, rejoin codes, private entry and the reader's in-game menu.
+# The screens only needed before a game (splash, resume, the game menu, joining, setup) are in
+# lobby.py, which the reader unloads while a game is played; the end of a game (winners, standings,
+# what next) is in end.py, imported when a game ends. Each screen is a small object on the reader's
 # stack: `draw(fb, now)` on a cleared frame, `press(button, kind)` for A, B and C.
 # The convention on every screen: A moves or opens the menu, B changes or steps, C goes on.
 from tidebox import draw
@@ -33,6 +34,13 @@ class Screen:
     def tick(self, now):
         """Time-driven changes; True when the screen must be drawn again."""
         return False
+
+    def home_if(self, moved_on):
+        """For tick(): when the game has moved on under this screen (a phone's turn, an undo), the
+        screen for the game's state takes its place. Returns `moved_on`."""
+        if moved_on:
+            self.reader.home()
+        return moved_on
 
 
 class Confirm(Screen):
@@ -184,6 +192,16 @@ class Entered(Screen):
     def press(self, button, kind):
         if button == "C":
             self.reader.home()
+
+
+def turn_page(screen, button, pages):
+    """Paged reading, `pages` pages: C pages on, then back; A back a page, or out."""
+    if button == "A" and screen.page > 0:
+        screen.page -= 1
+    elif button == "C" and screen.page + 1 < pages:
+        screen.page += 1
+    elif button in ("A", "C"):
+        screen.reader.pop()
 
 
 def in_game_menu(reader):

@@ -6,7 +6,7 @@ from tidebox.buttons import LONG
 from tidebox.games.base import GameError
 from tidebox.games.paper_current import rules as game
 from tidebox.games.paper_current import screens as draws
-from tidebox.screens import ListMenu, Screen, in_game_menu
+from tidebox.screens import Screen, in_game_menu
 
 NEXT_RESULT = {None: 2, 2: 1, 1: 0, 0: 2}  # B on the score screen: inner, outer, out, inner...
 
@@ -26,9 +26,7 @@ def home(reader):
     return Launch(reader)
 
 
-def progress(state):
-    """One line for the resume screen."""
-    return draws.round_label(state)
+progress = draws.round_label  # progress(state): one line for the resume screen
 
 
 def menu_items(reader):
@@ -150,42 +148,22 @@ class Scored(Screen):
             r.home()
 
 
-class Final(Screen):
-    """The total against the target, then the three rounds; then a new course or a new game."""
+def Final(reader):
+    """The total against the target, then the three rounds (A back); then a new course or a new game
+    (tidebox/end.py)."""
+    from tidebox import end
 
-    name = "pc_final"
+    name = "pc_final"  # the screen's name (the tests and the simulator read it)
+    return end.End(reader, name, draws.draw_final, choices=(
+        ("New course", "New course?", new_course), end.NEW_GAME), menu=("What next?", "pc_end"))
 
-    def __init__(self, reader):
-        super().__init__(reader)
-        self.step = 0
 
-    def draw(self, fb, now):
-        draws.draw_final(fb, self, now)
-
-    def press(self, button, kind):
-        r = self.reader
-        if button == "C":
-            if self.step == 0:
-                self.step = 1
-            else:
-                r.push(ListMenu(r, "What next?", (
-                    ("New course", lambda: r.ask("New course?", self.new_course)),
-                    ("New game", lambda: r.ask("New game?", self.new_game)),
-                    ("Back", r.pop),
-                ), "pc_end"))
-        elif button == "A":
-            self.step = 0
-
-    def new_course(self):
-        # A fresh course at the same table, saved like any change (Box.restart).
-        box = self.box
-        try:
-            course = game.new_course(box.state, box.random_below)
-        except GameError as e:
-            raise Refused(e.status, e.message)
-        box.restart(course)
-        self.reader.home()
-
-    def new_game(self):
-        self.box.new_game()
-        self.reader.home()
+def new_course(reader):
+    """A fresh course at the same table, saved like any change (Box.restart)."""
+    box = reader.box
+    try:
+        course = game.new_course(box.state, box.random_below)
+    except GameError as e:
+        raise Refused(e.status, e.message)
+    box.restart(course)
+    reader.home()

@@ -7,7 +7,7 @@ from tidebox.box import PLAY, Refused
 from tidebox.games.pearl_reach import rivals
 from tidebox.games.pearl_reach import rules as game
 from tidebox.games.pearl_reach import screens as draws
-from tidebox.screens import Screen, in_game_menu
+from tidebox.screens import Screen, in_game_menu, turn_page
 
 # The rivals' clock, kept between screens. Compared by identity and value only, so a loop pass with
 # nothing due allocates nothing: the game (state dict) and move count the due time was set for, and
@@ -25,9 +25,7 @@ def home(reader):
     return Final(reader)
 
 
-def progress(state):
-    """One line for the resume screen."""
-    return draws.progress(state)
+progress = draws.progress  # progress(state): one line for the resume screen
 
 
 def paused(box):
@@ -111,10 +109,7 @@ class Board(Screen):
         draws.draw_board(fb, self, now, paused(self.box))
 
     def tick(self, now):
-        if self.box.phase != PLAY:  # the last turn ended the game: the final standings
-            self.reader.home()
-            return True
-        return False
+        return self.home_if(self.box.phase != PLAY)  # the last turn ended the game: the final standings
 
     def press(self, button, kind):
         r = self.reader
@@ -136,10 +131,7 @@ class Scores(Screen):
         draws.draw_scores(fb, self, now)
 
     def tick(self, now):
-        if self.box.phase != PLAY:
-            self.reader.home()
-            return True
-        return False
+        return self.home_if(self.box.phase != PLAY)
 
     def press(self, button, kind):
         if button in ("A", "C"):
@@ -156,44 +148,14 @@ class News(Screen):
         draws.draw_news(fb, self, now)
 
     def press(self, button, kind):
-        pages = draws.news_pages(self.box.state)
-        if button == "A":
-            if self.page > 0:
-                self.page -= 1
-            else:
-                self.reader.pop()
-        elif button == "C":
-            if self.page + 1 < pages:
-                self.page += 1
-            else:
-                self.reader.pop()
+        turn_page(self, button, draws.news_pages(self.box.state))
 
 
-class Final(Screen):
+def Final(reader):
     """The winners, then the final standings (points, then shells left); then "New game?" keeps the
-    table and goes back to the game menu."""
+    table and goes back to the game menu. A opens the menu, B goes back to the winners
+    (tidebox/end.py)."""
+    from tidebox.end import End
 
-    name = "pr_final"
-
-    def __init__(self, reader):
-        super().__init__(reader)
-        self.step = 0
-
-    def draw(self, fb, now):
-        draws.draw_final(fb, self, now)
-
-    def press(self, button, kind):
-        r = self.reader
-        if button == "A":
-            r.push(in_game_menu(r))
-        elif button == "B":
-            self.step = 0
-        elif button == "C":
-            if self.step == 0:
-                self.step = 1
-            else:
-                r.ask("New game?", self.new_game)
-
-    def new_game(self):
-        self.box.new_game()
-        self.reader.home()
+    name = "pr_final"  # the screen's name (the tests and the simulator read it)
+    return End(reader, name, draws.draw_final, top="B")

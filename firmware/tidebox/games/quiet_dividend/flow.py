@@ -6,7 +6,7 @@ from tidebox.box import PLAY, Refused
 from tidebox.games.base import GameError
 from tidebox.games.quiet_dividend import rules as game
 from tidebox.games.quiet_dividend import screens as draws
-from tidebox.screens import ListMenu, Screen, in_game_menu
+from tidebox.screens import ListMenu, Screen, in_game_menu, turn_page
 
 _seen = [None]  # payouts the reader has stepped past (None: not known yet, e.g. after a restart)
 
@@ -39,9 +39,7 @@ def home(reader):
     return Board(reader)
 
 
-def progress(state):
-    """One line for the resume screen."""
-    return draws.lap_label(state)
+progress = draws.lap_label  # progress(state): one line for the resume screen
 
 
 def short_label(state, m):
@@ -129,10 +127,7 @@ class Board(Screen):
     def tick(self, now):
         # A phone's turn may have ended a payout lap or the game: show it at once.
         box = self.box
-        if box.phase != PLAY or len(box.state["payouts"]) != self.paid:
-            self.reader.home()
-            return True
-        return False
+        return self.home_if(box.phase != PLAY or len(box.state["payouts"]) != self.paid)
 
     def press(self, button, kind):
         r = self.reader
@@ -153,17 +148,7 @@ class Shares(Screen):
         draws.draw_shares(fb, self, now)
 
     def press(self, button, kind):
-        pages = draws.share_pages(self.box.state)
-        if button == "A":
-            if self.page > 0:
-                self.page -= 1
-            else:
-                self.reader.pop()
-        elif button == "C":
-            if self.page + 1 < pages:
-                self.page += 1
-            else:
-                self.reader.pop()
+        turn_page(self, button, draws.share_pages(self.box.state))
 
 
 class Payout(Screen):
@@ -182,10 +167,7 @@ class Payout(Screen):
         draws.draw_payout(fb, self, now)
 
     def tick(self, now):
-        if self.index >= len(self.box.state["payouts"]):  # the turn that paid was undone
-            self.reader.home()
-            return True
-        return False
+        return self.home_if(self.index >= len(self.box.state["payouts"]))  # the turn that paid was undone
 
     def press(self, button, kind):
         r = self.reader
@@ -217,55 +199,20 @@ class Payout(Screen):
                 r.pop()
 
 
-class Final(Screen):
-    """The winners (tied leaders share the win), the final standings (shared ranks), then what next:
-    a rematch (seating reversed, another first player) or a new game with the same players."""
+def Final(reader):
+    """The winners (tied leaders share the win), the final standings (shared ranks, paged), then what
+    next: a rematch (seating reversed, another first player) or a new game with the same players. A
+    opens the menu (an undo there brings the board back), B goes back to the winners (tidebox/end.py)."""
+    from tidebox import end
 
-    name = "qd_final"
-
-    def __init__(self, reader):
-        super().__init__(reader)
-        self.step = 0
-
-    def draw(self, fb, now):
-        draws.draw_final(fb, self, now)
-
-    def tick(self, now):
-        if not game.is_over(self.box.state):  # the last turn was undone
-            self.reader.home()
-            return True
-        return False
-
-    def press(self, button, kind):
-        r = self.reader
-        if button == "A":
-            r.push(in_game_menu(r))
-        elif button == "B":
-            self.step = 0
-            self.page = 0
-        elif button == "C":
-            if self.step == 0:
-                self.step = 1
-                self.page = 0
-                return
-            pages = draw_pages(self.box.state)
-            if self.page + 1 < pages:
-                self.page += 1
-                return
-            r.push(ListMenu(r, "Play again?", (
-                ("Rematch", lambda: r.ask("Rematch now?", lambda: rematch(r))),
-                ("New game", lambda: r.ask("New game?", lambda: new_game(r))),
-                ("Back", r.pop),
-            ), "qd_again"))
+    name = "qd_final"  # the screen's name (the tests and the simulator read it)
+    return end.End(reader, name, draws.draw_final, pages=final_pages, top="B", choices=(
+        ("Rematch", "Rematch now?", rematch), end.NEW_GAME), menu=("Play again?", "qd_again"),
+        over=game.is_over)
 
 
-def draw_pages(state):
-    return max(1, (len(state["names"]) + draws.PAGE - 1) // draws.PAGE)
-
-
-def new_game(reader):
-    reader.box.new_game()
-    reader.home()
+def final_pages(screen):
+    return max(1, (len(screen.box.state["names"]) + draws.PAGE - 1) // draws.PAGE)
 
 
 def rematch(reader):

@@ -21,9 +21,7 @@ def home(reader):
     return Card(reader)
 
 
-def progress(state):
-    """One line for the resume screen."""
-    return draws.round_label(state)
+progress = draws.round_label  # progress(state): one line for the resume screen
 
 
 def menu_items(reader):
@@ -134,37 +132,13 @@ class Reveal(Screen):
             self.publish()
 
 
-class Final(Screen):
-    """The winners, then the final standings; then "New game?" keeps the table."""
+def Final(reader):
+    """The winners, then the final standings (paged; A back to the winners); then "New game?" keeps
+    the table (tidebox/end.py)."""
+    from tidebox.end import End
 
-    name = "final"
-
-    def __init__(self, reader):
-        super().__init__(reader)
-        self.step = 0
-
-    def draw(self, fb, now):
-        draws.draw_final(fb, self, now)
-
-    def press(self, button, kind):
-        r = self.reader
-        if button == "C":
-            if self.step == 0:
-                self.step = 1
-                self.page = 0
-            else:
-                _, pages = draws.standings_page(self)
-                if self.page + 1 < pages:
-                    self.page += 1
-                else:
-                    r.ask("New game?", self.new_game)
-        elif button == "A":
-            self.step = 0
-            self.page = 0
-
-    def new_game(self):
-        self.box.new_game()
-        self.reader.home()
+    name = "final"  # the screen's name (the tests and the simulator read it)
+    return End(reader, name, draws.draw_final, pages=lambda r: draws.standings_page(r)[1])
 
 
 class Entry(Screen):
