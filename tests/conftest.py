@@ -51,3 +51,21 @@ def new_box(sim_tree, tmp_path):
     yield start
     for box in boxes:
         box.stop()
+
+
+@pytest.fixture
+def small_bundle(tmp_path):
+    """A bundle laid out like the real one, small enough to read in a test (deploy and ROMFS tests)."""
+    from test_deploy import compile_to, write_info
+
+    out = tmp_path / "bundle"
+    (out / "www").mkdir(parents=True)
+    (out / "main.py").write_text("import board\nimport tidebox.box\n")
+    compile_to(out / "board.mpy", "import pico_common\n")
+    compile_to(out / "pico_common.mpy", "X = 1\n")
+    compile_to(out / "tidebox" / "__init__.mpy", "VERSION = '0'\n")
+    compile_to(out / "tidebox" / "box.mpy", "def box():\n    return 1\n")
+    compile_to(out / "lib" / "microdot" / "__init__.mpy", "Microdot = 1\n")
+    (out / "www" / "index.html.gz").write_bytes(b"\x1f\x8b fake page")
+    write_info(out)
+    return out

@@ -124,22 +124,6 @@ def write_info(out, board="pico_w", explicit=False, settings=None):
     return info
 
 
-@pytest.fixture
-def small_bundle(tmp_path):
-    """A bundle laid out like the real one, small enough to read in a test."""
-    out = tmp_path / "bundle"
-    (out / "www").mkdir(parents=True)
-    (out / "main.py").write_text("import board\nimport tidebox.box\n")
-    compile_to(out / "board.mpy", "import pico_common\n")
-    compile_to(out / "pico_common.mpy", "X = 1\n")
-    compile_to(out / "tidebox" / "__init__.mpy", "VERSION = '0'\n")
-    compile_to(out / "tidebox" / "box.mpy", "def box():\n    return 1\n")
-    compile_to(out / "lib" / "microdot" / "__init__.mpy", "Microdot = 1\n")
-    (out / "www" / "index.html.gz").write_bytes(b"\x1f\x8b fake page")
-    write_info(out)
-    return out
-
-
 def run(transport, bundle_dir, **kw):
     lines = []
     summary = deploy.deploy(transport, bundle_dir, root=str(transport.flash) + "/", log=lines.append, **kw)

@@ -244,22 +244,6 @@ sys.modules["vfs"] = _FakeVfs(%r)
 """
 
 
-@pytest.fixture
-def small_bundle(tmp_path):
-    """A bundle laid out like the real one, small enough to read in a test (as test_deploy.py's)."""
-    out = tmp_path / "bundle"
-    (out / "www").mkdir(parents=True)
-    (out / "main.py").write_text("import board\nimport tidebox.box\n")
-    compile_to(out / "board.mpy", "import pico_common\n")
-    compile_to(out / "pico_common.mpy", "X = 1\n")
-    compile_to(out / "tidebox" / "__init__.mpy", "VERSION = '0'\n")
-    compile_to(out / "tidebox" / "box.mpy", "def box():\n    return 1\n")
-    compile_to(out / "lib" / "microdot" / "__init__.mpy", "Microdot = 1\n")
-    (out / "www" / "index.html.gz").write_bytes(b"\x1f\x8b fake page")
-    write_info(out)
-    return out
-
-
 class RomfsTransport(FakeTransport):
     """The fake board with a ROMFS partition of `size` bytes (a file beside its flash folder)."""
 
