@@ -61,7 +61,7 @@ class Box:
         self.version = ((raw[0] << 16) | (raw[1] << 8) | raw[2]) + 1
         self._public = viewjson.JsonOut()  # the shared part of the phones' view, as JSON
         self._public_version = 0  # ... of this version
-        self._private = viewjson.JsonOut(viewjson.PIECE)  # one seat's own part, for one answer
+        self._private = viewjson.JsonOut(viewjson.SLACK)  # one seat's own part, for one answer
         self._ssid = None
         self.password = ""  # the hotspot's passphrase, shown on the join screen
         self.notice = ""  # a one-line message for the OLED (e.g. a damaged save was set aside)

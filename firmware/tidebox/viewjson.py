@@ -22,7 +22,7 @@ from micropython import const
 # smaller than the room (the game is over) moves to a small buffer again (finish()).
 # Room for the largest view from the start held 4 KB the whole time, which the tightest games'
 # heaps could not spare.
-ROOM = const(1024)
+ROOM = const(512)
 SLACK = const(256)
 PIECE = const(512)  # pieces(): the size of each copy made for microdot's path
 
