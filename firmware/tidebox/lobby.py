@@ -1,7 +1,7 @@
-# The screens before a game: the splash, the saved-game offer, the game menu, joining (with the
-# players menu and a name typed on the box) and the chosen game's setup. The reader imports this
-# module for them and unloads it while a game is played (its code would otherwise hold heap all game).
-from tidebox import VERSION, draw, games
+# The screens before a game: the game menu, joining (with the players menu and a name typed on the
+# box) and the chosen game's setup. The reader imports this module for them and unloads it while a
+# game is played (its code would otherwise hold heap all game).
+from tidebox import draw, games
 from tidebox.buttons import LONG
 from tidebox.screens import ListMenu, PickSeat, Screen
 
@@ -10,44 +10,6 @@ MENU_ROWS = 4  # the game menu's lines of 10 px between the title and the hints
 SETUP_ROWS = 5  # the setup screen's rows of 9 px under the title (the selected option takes two)
 SETUP_Y = 11
 SETUP_STEP = 9
-
-
-class Splash(Screen):
-    name = "splash"
-
-    def draw(self, fb, now):
-        draw.big_center(fb, "TIDE", 4, 3)
-        draw.center(fb, "BOX", 30)
-        draw.center(fb, "v" + VERSION, 44)
-        if self.box.notice:
-            draw.center(fb, self.box.notice, 54)
-
-
-class Resume(Screen):
-    name = "resume"
-
-    def draw(self, fb, now):
-        box = self.box
-        draw.title(fb, "Saved game")
-        lines = [games.title(box.game_id) if box.game_id else "No game chosen"]
-        if box.state:
-            lines.append(self.reader.flow.progress(box.state))
-        else:
-            lines.append("Still joining")
-        lines.append("%d players" % box.seats.count())
-        lines.append("Resume it?")
-        draw.rows(fb, lines, y=13, step=10)
-        draw.hints(fb, "new", "", "go")
-
-    def press(self, button, kind):
-        if button == "C":
-            self.reader.home()
-        elif button == "A":
-            self.reader.ask("Discard saved?", self.discard)
-
-    def discard(self):
-        self.box.discard()
-        self.reader.home()
 
 
 class ChooseGame(Screen):

@@ -46,7 +46,7 @@ class Reader:
         self.box = box
         self.fb = display
         self.buzzer = buzzer
-        self.stack = [self.lobby().Splash(self)]
+        self.stack = [self.welcome().Splash(self)]
         self.flow = None  # the chosen game's flow module (its screens), loaded with the game
         self.flow_id = None
         self.flow_tick = None
@@ -94,6 +94,7 @@ class Reader:
         """The screen for the box's phase (after boot, a menu, a resume or any action)."""
         box = self.box
         self.load_flow()
+        drop("welcome")  # the splash and the resume offer are shown once after a start
         if box.phase != OVER:
             drop("end")  # the end of a game (tidebox/end.py): its code is heap the next game can use
         if box.phase == CHOOSE:
@@ -116,6 +117,12 @@ class Reader:
 
         return lobby
 
+    def welcome(self):
+        """The splash and the resume offer (welcome.py), imported when one is needed."""
+        from tidebox import welcome
+
+        return welcome
+
     def load_flow(self, game_id=None):
         """The chosen game's flow module (and its rules); the previous game's was unloaded with its
         rules. `game_id`: a game about to be restored from flash, before the box knows it."""
@@ -136,7 +143,7 @@ class Reader:
         self.resume_offer = resume_offer
         self.load_flow()
         self.splash_until = time.ticks_add(now, SPLASH_MS)
-        self.stack = [self.lobby().Splash(self)]
+        self.stack = [self.welcome().Splash(self)]
         self.touch()
 
     # ------------------------------------------------------------ buttons and time
@@ -156,7 +163,7 @@ class Reader:
         if self.splash_until is not None and time.ticks_diff(now, self.splash_until) >= 0:
             self.splash_until = None
             if self.resume_offer:
-                self.stack = [self.lobby().Resume(self)]
+                self.stack = [self.welcome().Resume(self)]
                 self.touch()
             else:
                 self.home()

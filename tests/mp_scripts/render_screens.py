@@ -5,7 +5,7 @@ import json
 import os
 
 import board as board_module
-from tidebox import lobby, screens
+from tidebox import lobby, screens, welcome
 from tidebox.box import Box
 from tidebox.games.seeded import Seeded
 from tidebox.reader import QrImages, Reader
@@ -53,7 +53,7 @@ def snap(label, screen=None, now=0, **fields):
         outside[label] = list(drawn_outside)
 
 
-snap("splash", lobby.Splash(reader))
+snap("splash", welcome.Splash(reader))
 snap("choose", lobby.ChooseGame(reader))
 box.choose_game("token_tide")
 reader.load_flow()
@@ -83,7 +83,7 @@ box.options["reader"] = 0
 box.options["deck"] = "numbered"
 box.start_game()
 snap("card", flow.Card(reader))
-snap("resume", lobby.Resume(reader))
+snap("resume", welcome.Resume(reader))
 box.start_timer(45)
 now = board.ticks_ms()
 snap("allocate_start", flow.Allocate(reader), now)
