@@ -465,6 +465,55 @@ def test_the_same_seat_in_two_tabs_stays_one_seat(table):
     assert box.state(tokens[0])["game"]["mine"] is None and box.state(tokens[2])["game"]["mine"] is None
 
 
+def test_a_phone_asleep_across_a_power_cut_is_never_told_unchanged_about_another_state(table):
+    """A phone that last heard version N and went to sleep (its page keeps what it has while the
+    answer is just {"v": N}). The plug is pulled; the box resumes, and Bo locks, takes it back and
+    locks again, over and over: as many changes as before the cut and more. Had versions restarted
+    from the same number at every boot, one of these states would carry an N Ada was told before
+    the cut, and her ?v=N would answer "unchanged" while Bo is now ready. The state's version starts
+    afresh at every boot, so each of her old versions gets the whole view, as it is now."""
+    box, tokens = table
+    ada, bo, cy = tokens[0], tokens[1], tokens[2]
+    fuzzing.start_game(box)
+
+    def poll(token, version):
+        status, _, payload = box.request("GET", "/api/state?v=%d" % version, token=token)
+        assert status == 200, payload
+        return json.loads(payload)
+
+    def bo_ready():
+        return box.state(ada)["game"]["players"][1]["ready"]
+
+    # Before the cut: Ada's phone hears of every change (its own and Cy's); Bo never gets ready.
+    told = [box.state(ada)["v"]]
+    for token, move, args in ((ada, "allocate", {"allocation": [4, 1, 2]}), (ada, "unready", {}),
+                              (cy, "allocate", {"allocation": [0, 0, 7]}),
+                              (ada, "allocate", {"allocation": [3, 2, 2]})):
+        box.move(token, move, args)
+        told.append(box.state(ada)["v"])
+    assert poll(ada, told[-1]) == {"v": told[-1]}  # the phone's last poll: nothing new, then sleep
+    assert bo_ready() is False
+    box.kill()
+    box.start()
+    box.wait_screen("resume")
+    box.press("C")
+    seen = set()
+    for n in range(2 * len(told) + 4):
+        if n % 2 == 0:
+            box.allocate(bo, [1, 3, 3])
+        else:
+            box.move(bo, "unready")
+        now = box.state(ada)
+        seen.add(now["v"])
+        for old in told:  # the sleeping phone wakes with any version it was told before the cut
+            view = poll(ada, old)
+            assert view != {"v": old}, "told 'unchanged' since v=%d across a power cut" % old
+            assert view["v"] == now["v"] and view["game"]["players"][1]["ready"] == (n % 2 == 0)
+            assert view["game"]["mine"] == [3, 2, 2] and view["game"]["locked"] is True
+    assert not seen & set(told), "versions repeated across the boot"
+    assert bo_ready() is False  # the last change took Bo's lock back
+
+
 def test_a_rejoin_code_survives_a_power_cut_and_moves_the_seat_once(table):
     """Another phone takes the seat with the box's code, even across a restart; the code is
     one-time (also after another restart) and the old phone is signed out for good."""
