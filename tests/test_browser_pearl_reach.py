@@ -68,6 +68,9 @@ def test_two_phones_and_two_rivals_play_a_whole_game(sim, open_fw_phone, fw_box)
     phones = [open_fw_phone(width=320, height=640) for _ in PEOPLE]
     for page, name in zip(phones, PEOPLE):
         join(page, name)
+    # the How to play with this edition's numbers, in the page's frame from joining on
+    phones[0].locator("#rules summary").click()
+    expect(phones[0].locator("#rules")).to_contain_text("This edition\u2019s numbers: 2-4 gatherers")
     tokens = [page.evaluate("localStorage.getItem('tidebox.token')") for page in phones]
     assert sim.press("C") == "setup"
     for button in ("B", "B", "A", "A", "B", "A"):  # 2 rivals, 1 s a move
@@ -155,6 +158,8 @@ def test_two_phones_and_two_rivals_play_a_whole_game(sim, open_fw_phone, fw_box)
         expect(page.locator("#other .standings li")).to_have_count(4)
         expect(page.locator("#other button.pr-glow")).to_have_count(0)
     page = phones[1]
+    expect(page.get_by_text("How to play", exact=True)).to_have_count(1)  # the frame's, once
+    expect(page.locator("#rules")).to_be_visible()
     page.get_by_text("Game info").click()
     expect(page.locator("#other details table.sheet").first.locator("tbody tr")).to_have_count(rules.BAYS)
     said = [rules.entry_text(model, e) for e in model["log"]]

@@ -120,7 +120,9 @@ def test_rivals_use_their_shifts():
 
 
 def test_the_sharp_rival_beats_the_easy_one_and_random_play():
-    def wins(strong, weak, games=60):
+    # 500 seeded two-gatherer games each, the sharp rival first in every other one; only a sole win
+    # counts. The aims: at least 95% against random play, at least 60% against the greedy easy rival.
+    def wins(strong, weak, games=500):
         won = 0
         for seed in range(1, games + 1):
             seats = (strong, weak) if seed % 2 else (weak, strong)
@@ -129,8 +131,12 @@ def test_the_sharp_rival_beats_the_easy_one_and_random_play():
                 won += 1
         return won / games
 
-    assert wins("sharp", "random") >= 0.95
-    assert wins("sharp", "easy") >= 0.75
+    against_random = wins("sharp", "random")
+    against_easy = wins("sharp", "easy")
+    print("sharp rival wins: %.1f%% against random play, %.1f%% against the easy rival (500 games each)" % (
+        100 * against_random, 100 * against_easy))
+    assert against_random >= 0.95
+    assert against_easy >= 0.75  # the aim is 60%: a margin
 
 
 def test_balance_sample_is_within_the_aims_with_a_margin():

@@ -2,6 +2,7 @@
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 
@@ -67,6 +68,17 @@ def test_how_to_play_states_this_editions_numbers():
                   "2-4 gatherers", "3 at the start", "fewest points", "rounding down", "nearest the water",
                   "most shells left", "once a turn, twice a game", "you wait"):
         assert words in text, words
+
+
+def test_the_readme_states_this_editions_numbers():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Pearl Reach: how to play")[1].split("\n## ")[0]
+    for words in ("column of 5 cells", "3, 4, 4, 5 and 5 pearls", "dealt to the bays at random",
+                  "1 at the first tide, 2 at the second, 4 at the third", "4 turns (2 gatherers)",
+                  "3 turns (3 or 4 gatherers)", "3 at the start", "once a turn, twice a game",
+                  "rounding down", "nearest the water", "most shells left", "you wait",
+                  "tidebox.games.pearl_reach.rules"):
+        assert words in section, words
 
 
 def test_new_game_seats_people_then_rivals():

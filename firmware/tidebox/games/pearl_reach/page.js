@@ -1,8 +1,8 @@
 // Pearl Reach on the phones: the tide strip, the coast (five bays, each headed by its pearls and who
 // leads it), your move (tap a glowing cell to aim, then Place; tap one of your markers, then a glowing
 // neighbour, then Shift), what happened in words, and the game info (every bay's tally, the tides'
-// payouts, the whole log, how to play). Markers are told apart by shape and name, never colour alone:
-// the same four shapes as on the box's screen.
+// payouts, the whole log). Its How to play (`how`) is shown by the shared page's frame, from joining on.
+// Markers are told apart by shape and name, never colour alone: the same four shapes as on the box.
 (function () {
   'use strict';
   var T = window.Tidebox;
@@ -29,7 +29,7 @@
       ' whoever went later before goes earlier. The third tide ends the game: most points wins, then most' +
       ' shells left; still level, they share the win.',
     'Rivals too quick or too slow? The reader sets Rival speed on the box when setting up a new game.'
-  ];;
+  ];
   // The log comes as small ints (rules.py, "The log keeps one small int per entry"): the kind in the low
   // 4 bits, then 5-bit fields. SAYS is the rules' table of templates (rules.SAYS), word for word.
   var SAYS = [
@@ -92,7 +92,7 @@
   var seen = -1; // the move count aim and from belong to
   var err = '';
   var sending = false;
-  var open = { info: false, how: false };
+  var open = { info: false };
   var buzzed = -1;
   var last = null; // [view, root] as last drawn: aiming redraws at once, without asking the box
 
@@ -358,11 +358,10 @@
       el('h3', null, 'The whole log'),
       log
     ]));
-    kids.push(details('how', 'How to play', HOW.map(function (t) { return el('p', 'small', t); })));
     T.fill(root, kids);
     var again = focus != null && root.querySelector('[data-cell="' + focus + '"]');
     if (again) again.focus();
   }
 
-  T.games.pearl_reach = { title: 'Pearl Reach', render: render, say: say };
+  T.games.pearl_reach = { title: 'Pearl Reach', render: render, how: HOW, say: say };
 })();
