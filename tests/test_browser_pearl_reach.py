@@ -170,6 +170,25 @@ def test_two_phones_and_two_rivals_play_a_whole_game(sim, open_fw_phone, fw_box)
     box = page.locator('#other button[data-cell="0"]').bounding_box()
     assert box["width"] >= 44 and box["height"] >= 44
     wait_until(lambda: fw_box.screen() == "pr_final", "the box shows the final standings")
+    # a new game at the same table from a phone, with the rivals' speed: the box follows
+    ada = phones[0]
+    expect(ada.get_by_role("button", name="1 s a move")).to_have_attribute("aria-pressed", "true")
+    ada.get_by_role("button", name="4 s a move").click()
+    expect(ada.get_by_role("button", name="4 s a move")).to_have_attribute("aria-pressed", "true")
+    expect(ada.get_by_role("button", name="1 s a move")).to_have_attribute("aria-pressed", "false")
+    screenshot(ada, "pearl-reach-new-game")
+    assert ada.evaluate("document.documentElement.scrollWidth") <= 320
+    ada.get_by_role("button", name="Start a new game").click()
+    wait_until(lambda: fw_box.state(tokens[0])["box"] == "play", "the new game started")
+    view = fw_box.state(tokens[0])
+    assert view["seq"] == seq + 1 and view["game"]["speed"] == 4 and view["game"]["names"] == model["names"]
+    again = rules.from_dict(saved(fw_box)["game"])
+    assert rules.current(again) == 0 and not rules.is_over(again)  # the table's "Ada first" holds
+    expect(status(ada)).to_have_text("Your turn, Ada")
+    expect(status(phones[1])).to_have_text("Ada\u2019s turn")
+    for page in phones:
+        expect(page.get_by_role("button", name="Start a new game")).to_have_count(0)
+    wait_until(lambda: fw_box.screen() == "pr_board", "the box shows the new coast")
 
 
 def test_the_page_says_every_log_entry_as_the_rules_do(phone):

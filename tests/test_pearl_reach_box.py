@@ -126,9 +126,34 @@ def test_two_people_and_two_rivals_play_a_whole_game(table):
     rivals_landed = [e for e in model["log"] if e & 15 == rules.LANDED and e >> 4 & 31 in (2, 3)]
     assert len(rivals_landed) >= 12
     assert seq == view["seq"]
-    # the final screen: the winners, the standings, then "New game?" back to the game menu
+    # the final screen: the winners, the standings, then "New game?" (declined here)
     box.wait_screen("pr_final")
     assert box.press("C") == "pr_final"
+    assert box.press("C") == "confirm"
+    assert box.press("A") == "pr_final"
+    # Any phone may start the next game at the table with the rivals' speed; refused ones change nothing
+    over = box.state(tokens[1])
+    for args, at, status, words in (({"speed": 3}, seq, 400, "unknown choice"),
+                                    ({"rivals": 0}, seq, 400, "cannot change rivals"),
+                                    ({"speed": 4}, seq - 1, 409, "moved on")):
+        with pytest.raises(ApiError) as e:
+            box.move(tokens[1], "new_game", args, seq=at)
+        assert e.value.status == status and words in e.value.body["error"]
+        assert box.state(tokens[1]) == over
+    box.move(tokens[1], "new_game", {"speed": 4}, seq=seq)
+    view = box.state(tokens[0])
+    again = rules.from_dict(saved(box)["game"])
+    assert view["box"] == "play" and view["seq"] == seq + 1 and not rules.is_over(again)
+    assert view["game"]["speed"] == 4 and view["game"]["names"] == game["names"]
+    assert view["game"]["rivals"] == game["rivals"] and public(view) == expected(again)
+    box.wait_screen("pr_board")  # the box follows: the new coast
+    with pytest.raises(ApiError) as e:  # a second phone at once: it sees the new game instead
+        box.move(tokens[0], "new_game", {"speed": 1}, seq=seq)
+    assert e.value.status == 409
+    # the reader ends it from the menu: back to the game menu with the same people
+    assert box.press("A") == "menu"
+    for _ in range(3):
+        box.press("A")
     assert box.press("C") == "confirm"
     assert box.press("C") == "choose"
     assert [s["name"] for s in box.state(tokens[0])["seats"]] == PEOPLE

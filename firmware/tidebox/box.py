@@ -20,6 +20,8 @@ SETUP = "setup"  # the reader sets the game's options
 PLAY = "play"
 OVER = "over"
 PHASES = (CHOOSE, JOIN, SETUP, PLAY, OVER)
+STALE = "the game moved on before this arrived: here it is as it is now"
+NEW_GAME = "new_game"  # the move a phone sends for a new game at the same table (see _phone_new_game)
 
 
 class Refused(Exception):
@@ -338,12 +340,14 @@ class Box:
         """Apply one of the game's moves for a seat (None: the box itself, for the reader). `seq`, when
         given, is the number of moves the phone had seen: a move sent on a stale copy of the game (a
         retried request, or two phones at once) is refused, so a turn is never applied twice."""
+        if self.phase == OVER and name == NEW_GAME and getattr(self.rules, "PHONE_OPTIONS", None):
+            return self._phone_new_game(seat, args, seq)
         if self.phase == OVER:
             raise Refused(409, "the game is over")
         if self.phase != PLAY or self.state is None:
             raise Refused(409, "the game has not started yet")
         if seq is not None and seq != self.seq:
-            raise Refused(409, "the game moved on before this arrived: here it is as it is now")
+            raise Refused(409, STALE)
         undo = json.dumps(self.rules.to_dict(self.state)) if getattr(self.rules, "UNDO", False) else None
         try:
             self.rules.move(self.state, seat, name, {} if args is None else args)
@@ -354,6 +358,29 @@ class Box:
         if self.rules.is_over(self.state):
             self.phase = OVER
         self.changed()  # saved before anyone hears it happened
+        return self.version
+
+    def _phone_new_game(self, seat, args, seq):
+        """A new game at the same table started from a phone once the game is over, for a game whose
+        rules offer it (PHONE_OPTIONS: the options a phone may change for it, e.g. the rivals' speed;
+        the others stay as the table set them). Played at once, like the box's own rematch."""
+        if seat is None:
+            raise Refused(409, "the reader starts a new game from the box's menu")
+        if seq is not None and seq != self.seq:  # two phones at once: the second sees the new game
+            raise Refused(409, STALE)
+        if False in self.seats.present:
+            raise Refused(409, "someone has left the table: the reader starts the next game on the box")
+        options = dict(self.options)
+        for key in args:
+            if key not in self.rules.PHONE_OPTIONS:
+                raise Refused(400, "a new game from a phone cannot change " + str(key))
+            options[key] = args[key]
+        try:
+            state = self.rules.new_game(list(self.seats.names), options, self.random_below)
+        except GameError as e:
+            raise Refused(400, e.message)
+        self.options = options
+        self.restart(state)
         return self.version
 
     def can_undo(self):

@@ -154,8 +154,13 @@ class News(Screen):
 def Final(reader):
     """The winners, then the final standings (points, then shells left); then "New game?" keeps the
     table and goes back to the game menu. A opens the menu, B goes back to the winners
-    (tidebox/end.py)."""
+    (tidebox/end.py). A new game started from a phone brings the board back."""
     from tidebox.end import End
 
     name = "pr_final"  # the screen's name (the tests and the simulator read it)
-    return End(reader, name, draws.draw_final, top="B")
+    return End(reader, name, draws.draw_final, top="B", over=_still_over)
+
+
+def _still_over(state):
+    """False once a phone has started a new game at the table (box.py's "new_game" move)."""
+    return state is not None and game.is_over(state)

@@ -95,6 +95,8 @@
   var open = { info: false };
   var buzzed = -1;
   var last = null; // [view, root] as last drawn: aiming redraws at once, without asking the box
+  var SPEEDS = [1, 2, 4]; // the rivals' seconds a move (the rules' speed option)
+  var speed = null; // the speed picked for a new game (null: this game's)
 
   function redraw() { if (last) render(last[0], last[1]); }
 
@@ -138,7 +140,7 @@
     T.api('POST', '/api/move', { move: move, args: args, seq: s.seq }).then(function (r) {
       sending = false;
       aim = from = null;
-      err = r.status === 200 ? '' : r.status === 409 ? 'The game moved on: here it is as it is now.'
+      err = r.status === 200 ? '' : r.status === 409 && move !== 'new_game' ? 'The game moved on: here it is as it is now.'
         : (r.data && r.data.error) || (r.status ? 'The box refused (' + r.status + ').' : 'No answer from the box. Try again.');
       T.refresh();
     });
@@ -151,6 +153,30 @@
     b.disabled = !!disabled;
     b.addEventListener('click', onClick);
     return b;
+  }
+
+  // Once the game is over any phone may start the next at the same table, choosing how long the
+  // rivals visibly take a move (the box's "new_game" move); the reader can also end it on the box.
+  function newGame(s, g) {
+    var card = el('div', 'card');
+    card.appendChild(el('h2', null, 'New game'));
+    var pick = speed || g.speed;
+    var row = el('div', 'row');
+    if (g.rivals.some(function (r) { return r; })) {
+      card.appendChild(el('p', 'small', 'The same table on a new coast. How long the rivals take a move:'));
+      SPEEDS.forEach(function (v) {
+        var b = button(v + ' s a move', v === pick ? '' : 'ghost', function () { speed = v; redraw(); }, sending);
+        b.setAttribute('aria-pressed', v === pick ? 'true' : 'false');
+        row.appendChild(b);
+      });
+      card.appendChild(row);
+    } else {
+      card.appendChild(el('p', 'small', 'The same table on a new coast.'));
+    }
+    card.appendChild(button('Start a new game', 'wide', function () {
+      send(s, 'new_game', g.rivals.some(function (r) { return r; }) ? { speed: pick } : {});
+    }, sending));
+    return card;
   }
 
   function strip(g) {
@@ -321,6 +347,8 @@
     top.appendChild(el('p', 'err', err));
     err = '';
     kids.push(top);
+    if (over) kids.push(newGame(s, g));
+    else speed = null;
     var sea = el('div', 'card pr-sea');
     sea.appendChild(board(s, g, me, mine && !over));
     sea.appendChild(el('p', 'pr-water', 'the water\u2019s edge'));

@@ -61,6 +61,9 @@ OPTIONS = (
 )
 
 MOVES = ("shift", "place")
+# What a phone may choose for a new game at the same table once this one is over (the box's
+# "new_game" move, tidebox/box.py): how long the rivals visibly take, so people can follow them.
+PHONE_OPTIONS = ("speed",)
 
 # The log keeps one small int per entry (on MicroPython a small int costs no heap; a sentence would):
 # its kind in the low 4 bits, then up to five 5-bit fields, field i = entry >> (4 + 5 * i) & 31.
