@@ -57,8 +57,9 @@ class Box:
         # "step": 3}}: how far the box's stepped reveal has gone). A game's screen sets it through
         # show(); it is part of every phone's view, and is not saved (a screen publishes it again).
         self.shown = {}
-        # Bumped on every change a phone can see. It starts from a random number at every boot, so a
-        # phone's "unchanged since N" can never be answered about a different game after a power cut.
+        # Bumped on every change a phone can see. It starts from a random 24-bit number at every boot,
+        # so a phone's "unchanged since N" is not answered about a different game after a power cut
+        # (that needs the new boot's numbers to reach N again: about 1 in 16 million per change).
         raw = board.urandom(3)
         self.version = ((raw[0] << 16) | (raw[1] << 8) | raw[2]) + 1
         self._public = viewjson.JsonOut()  # the shared part of the phones' view, as JSON
