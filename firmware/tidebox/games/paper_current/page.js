@@ -1,12 +1,12 @@
 // Paper Current on the phones: the course card, whose launch it is, score entry for the eight boats
 // (any phone: the game is cooperative), the shared total against the target, and the "Build the
-// harbour" guide drawn from the rule sheet's dimensions (the same numbers as rules.HARBOUR).
+// harbour" guide drawn from the rule sheet's dimensions (checked against them by the tests).
 (function () {
   var T = window.Tidebox;
   var el = T.el;
   // SVG's namespace name (an identifier, never fetched; split so the page holds no URL)
   var NS = 'http:' + '//www.w3.org/2000/svg';
-  // rules.HARBOUR, in cm (a test checks these against the rules)
+  // the rule sheet's dimensions in cm (a test checks them against tests/paper_current_sheet.py)
   var H = {
     length: 80, width: 30, line: 10, zone: 10, offset: 10, outerW: 18, outerH: 24, beyond: 30,
     near: 40, far: 64, innerW: 10, innerH: 12, behind: 10, boat: 3
@@ -67,7 +67,9 @@
     label(W + 6.5, L - H.near + 1, 'near edge ' + H.near + ' cm', 'start');
     label(W + 6.5, L - H.far + 1, 'far edge ' + H.far + ' cm', 'start');
     label(mid, line - 1.2, 'launch line ' + H.line + ' cm from the near end', 0, 0, 'pc-s');
-    label(mid, L + 5.5, 'players sit here (near end) \u00b7 boats about ' + H.boat + ' cm wide');
+    label(mid, line - 3.4, 'zone centres: centre line, ' + H.offset + ' cm each side', 0, 0, 'pc-s');
+    label(mid, L + 4, 'players sit here (near end)');
+    label(mid, L + 7, 'boats about ' + H.boat + ' cm wide');
     return s;
   }
 
@@ -85,10 +87,12 @@
     return d;
   }
 
-  function send(g, s, boat, result) {
+  // No seq: `was` (the boat's result as this phone saw it) refuses an edit made on a stale copy of that
+  // boat only, so phones entering different boats at once are not refused.
+  function send(g, boat, result) {
     note = '';
     T.api('POST', '/api/move', {
-      move: 'set_result', args: { boat: boat, result: result, was: g.results[boat - 1] }, seq: s.seq
+      move: 'set_result', args: { boat: boat, result: result, was: g.results[boat - 1] }
     }).then(function (r) {
       if (r.status === 409) note = 'Someone else changed the results just now: here they are as they are.';
       else if (r.status !== 200) note = (r.data && r.data.error) || 'The box did not take that: try again.';
@@ -96,7 +100,7 @@
     });
   }
 
-  function scoreEntry(g, s) {
+  function scoreEntry(g) {
     var c = el('section', 'card');
     c.appendChild(el('h2', null, 'Where did each boat stop? (' + g.entered + ' of 8 entered)'));
     g.results.forEach(function (now, i) {
@@ -105,7 +109,7 @@
       [2, 1, 0].forEach(function (r) {
         var b = el('button', now === r ? 'pc-on' : 'ghost', WORDS[r]);
         b.setAttribute('aria-pressed', now === r ? 'true' : 'false');
-        b.addEventListener('click', function () { send(g, s, i + 1, r); });
+        b.addEventListener('click', function () { send(g, i + 1, r); });
         row.appendChild(b);
       });
       c.appendChild(row);
@@ -144,7 +148,7 @@
     }
     kids.push(head);
     if (note) kids.push(el('p', 'err', note));
-    if (g.phase === 'score') kids.push(scoreEntry(g, s));
+    if (g.phase === 'score') kids.push(scoreEntry(g));
     var tot = el('section', 'card');
     tot.appendChild(el('p', 'status', 'Total ' + g.total + ' of ' + g.max_total + ', target ' + g.target));
     var ul = el('ul', 'names');
