@@ -33,10 +33,10 @@ def frames(rendered):
 
 
 def test_every_screen_has_been_rendered(frames):
-    # every screen class of the box (lobby.py, screens.py) and of Token Tide (flow.py) is rendered
+    # every screen class of the box (welcome.py, lobby.py, screens.py) and of Token Tide (flow.py) is rendered
     tidebox = Path(__file__).parent.parent / "firmware" / "tidebox"
     source = "".join((tidebox / name).read_text()
-                     for name in ("lobby.py", "screens.py", "games/token_tide/flow.py"))
+                     for name in ("welcome.py", "lobby.py", "screens.py", "games/token_tide/flow.py"))
     screens = set(re.findall(r'^    name = "(\w+)"', source, re.M))  # each screen class's name
     screens |= set(re.findall(r'"(\w+)"\)\)$', source, re.M))  # ListMenu names ("join_menu")
     assert len(screens) > 15

@@ -133,10 +133,11 @@ class Box:
         return phase, game_id, rules, seats, options, seq, state
 
     def saved_game_id(self):
-        """The game a save on flash is of (None: no save, or none readable), without keeping it."""
+        """The game a save on flash is playing (None: no save, none readable, or no game under way
+        yet), without keeping it."""
         try:
             data = self.storage.load(SAVE_FILE)
-            game_id = data.get("game_id") if data else None
+            game_id = data.get("game_id") if data and data.get("phase") in (PLAY, OVER) else None
             games.title(game_id)
             return game_id
         except (ValueError, AttributeError, TypeError):

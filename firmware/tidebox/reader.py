@@ -93,7 +93,10 @@ class Reader:
     def home(self):
         """The screen for the box's phase (after boot, a menu, a resume or any action)."""
         box = self.box
-        self.load_flow()
+        if box.phase in (PLAY, OVER):
+            self.load_flow()
+        else:
+            self.forget_flow()  # joining and setup need only the rules: the players' phones need the heap
         drop("welcome")  # the splash and the resume offer are shown once after a start
         if box.phase != OVER:
             drop("end")  # the end of a game (tidebox/end.py): its code is heap the next game can use
@@ -136,12 +139,21 @@ class Reader:
                 # A game that acts by itself (computer rivals) offers tick(reader, now) -> changed.
                 self.flow_tick = getattr(self.flow, "tick", None)
 
+    def forget_flow(self):
+        """Unload the game's screens (its rules stay with the box) until the game starts."""
+        if self.flow is not None:
+            games.unload(self.flow_id, keep_rules=True)
+        self.flow = None
+        self.flow_tick = None
+        self.flow_id = None
+
     def touch(self):
         self.dirty = True
 
     def boot(self, now, resume_offer):
         self.resume_offer = resume_offer
-        self.load_flow()
+        if self.box.phase in (PLAY, OVER):  # the resume offer says how far the game has come
+            self.load_flow()
         self.splash_until = time.ticks_add(now, SPLASH_MS)
         self.stack = [self.welcome().Splash(self)]
         self.touch()

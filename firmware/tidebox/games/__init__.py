@@ -4,8 +4,9 @@
 #   flow.py     the game's screens on the box as screen objects (what A, B and C do)
 #   screens.py  drawing those screens on the OLED
 #   page.js     its part of the phones' page
-# Importing a game's package imports its rules only; the reader imports the flow when the game is
-# chosen, and choosing another game unloads the previous one's modules (heap is the product).
+# Importing a game's package imports its rules only; the reader imports the flow when the game
+# starts (and forgets it again before the next), and choosing another game unloads the previous
+# one's modules (heap is the product).
 #
 # Adding a game: write its package, then add one line here.
 import sys
@@ -33,9 +34,19 @@ def load(game_id, part="rules"):
     return sys.modules[name]
 
 
-def unload(game_id):
-    """Forget a game's modules so their code and data can be collected."""
+def unload(game_id, keep_rules=False):
+    """Forget a game's modules so their code and data can be collected; with `keep_rules`, all but
+    its rules (the box's screens before a game need only them)."""
     prefix = "tidebox.games." + game_id
+    if keep_rules:
+        package = sys.modules.get(prefix)
+        for name in list(sys.modules):
+            if name.startswith(prefix + ".") and name != prefix + ".rules":
+                del sys.modules[name]
+                part = name[len(prefix) + 1:]
+                if package is not None and part in package.__dict__:
+                    delattr(package, part)
+        return
     for name in list(sys.modules):
         if name == prefix or name.startswith(prefix + "."):
             del sys.modules[name]
