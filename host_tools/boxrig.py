@@ -147,8 +147,17 @@ class BoxProcess:
             raise ApiError(status, data)
         return data
 
-    def status(self):
-        return self.api("GET", "/sim/status")
+    def status(self, timeout=5):
+        """The simulator's status. A 503 (the box had no heap to read the request just then: "try
+        again", as a phone is told) is asked again, as a phone's poll would be."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return self.api("GET", "/sim/status")
+            except ApiError as e:
+                if e.status != 503 or time.monotonic() > deadline:
+                    raise
+            time.sleep(0.05)
 
     def state(self, token=None):
         return self.api("GET", "/api/state", token=token)
