@@ -95,7 +95,7 @@
   var open = { info: false };
   var buzzed = -1;
   var last = null; // [view, root] as last drawn: aiming redraws at once, without asking the box
-  var SPEEDS = [1, 2, 4]; // the rivals' seconds a move (the rules' speed option)
+  var FASTEST = 1, SLOWEST = 4; // the rivals' seconds a move (the rules' speed option: 1, 2 or 4)
   var speed = null; // the speed picked for a new game (null: this game's)
 
   function redraw() { if (last) render(last[0], last[1]); }
@@ -164,11 +164,7 @@
     var row = el('div', 'row');
     if (g.rivals.some(function (r) { return r; })) {
       card.appendChild(el('p', 'small', 'The same table on a new coast. How long the rivals take a move:'));
-      SPEEDS.forEach(function (v) {
-        var b = button(v + ' s a move', v === pick ? '' : 'ghost', function () { speed = v; redraw(); }, sending);
-        b.setAttribute('aria-pressed', v === pick ? 'true' : 'false');
-        row.appendChild(b);
-      });
+      for (var v = FASTEST; v <= SLOWEST; v *= 2) row.appendChild(speedButton(v, pick));
       card.appendChild(row);
     } else {
       card.appendChild(el('p', 'small', 'The same table on a new coast.'));
@@ -177,6 +173,12 @@
       send(s, 'new_game', g.rivals.some(function (r) { return r; }) ? { speed: pick } : {});
     }, sending));
     return card;
+  }
+
+  function speedButton(v, pick) {
+    var b = button(v + ' s a move', v === pick ? '' : 'ghost', function () { speed = v; redraw(); }, sending);
+    b.setAttribute('aria-pressed', v === pick ? 'true' : 'false');
+    return b;
   }
 
   function strip(g) {
