@@ -47,8 +47,14 @@ def test_card_your_boat_score_entry_and_the_harbour_guide(fw_box, open_fw_phone)
     join(ada, "Ada")
     join(bo, "Bo")
     assert box.press("C") == "setup"
+    for button in ("A", "A", "A", "B"):  # down to "Longer release zone", switched on
+        assert box.press(button) == "setup"
     assert box.press("C") == "pc_card"
     g = box.state(token_of(ada))["game"]
+    assert [k for k, on in g["access"].items() if on] == ["long_zone"]
+    for page in (ada, bo):  # the table's access adjustments, recorded for the game, on every phone
+        expect(page.locator("#other")).to_contain_text(
+            "Access adjustments for this game: longer release zone (set on the box before the first round).")
     card = g["card"]
     other = ada.locator("#other")
     expect(other.locator("h2").first).to_have_text("Round 1 of 3: " + card["name"])

@@ -119,6 +119,10 @@
     return c;
   }
 
+  // The rule sheet's access adjustments (rules.ACCESS), as the table chose them on the box's setup.
+  var ACCESS = [['seated', 'play seated'], ['long_zone', 'longer release zone'], ['helper', 'helper slides'],
+    ['card_push', 'card, not finger']];
+
   function render(s, root) {
     var g = s.game;
     var card = g.card;
@@ -159,6 +163,11 @@
       ul.appendChild(li);
     });
     tot.appendChild(ul);
+    var adjusted = ACCESS.filter(function (a) { return g.access && g.access[a[0]]; });
+    if (adjusted.length) {
+      tot.appendChild(el('p', 'small', 'Access adjustments for this game: ' +
+        adjusted.map(function (a) { return a[1]; }).join('; ') + ' (set on the box before the first round).'));
+    }
     kids.push(tot);
     if (!guide) guide = buildGuide();
     kids.push(guide);
