@@ -2,9 +2,10 @@
 
 Lays out `build/sim/` as the board's filesystem would be: every firmware module compiled to
 `.mpy` with mpy-cross, the microdot modules the firmware uses, and `boards/host.py` compiled as
-the board. `main.py` stays source, as on the board. Only files that changed are recompiled.
+the board. `main.py` stays source, as on the board. Only files whose source changed are recompiled.
 """
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -14,7 +15,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 BOARDS = ROOT / "boards"
-SIM_DIR = ROOT / "build" / "sim"
+BUILD = ROOT / "build"
+SIM_DIR = BUILD / "sim"
+STAMPS = BUILD / ".stamps"  # what each .mpy under build/ was compiled from (compile_file)
 # -O3 drops the line-number tables (about 8% of the bytecode, which an .mpy import copies into the
 # heap); a crash log still names every function on the way, without its line.
 MPY_OPTIONS = ("-O3",)
@@ -41,16 +44,36 @@ def microdot_dir():
     return Path(microdot.__file__).parent
 
 
+def _stamp_of(dst):
+    """Where the fingerprint of what a build-tree .mpy was compiled from is kept (None: not in the
+    project's build folder, e.g. a test's own folder, which is always compiled afresh)."""
+    try:
+        rel = Path(dst).resolve().relative_to(BUILD)
+    except ValueError:
+        return None
+    return STAMPS / rel.with_name(rel.name + ".sha1")
+
+
 def compile_file(src, dst, source_name=None):
-    """mpy-cross src -> dst (.mpy), skipped when dst is newer than src."""
+    """mpy-cross src -> dst (.mpy), skipped when dst was compiled from the same source text with the
+    same options (a fingerprint, not timestamps: a checkout or a copy can leave an older source
+    with a newer time, or an older .mpy looking newer)."""
+    dst = Path(dst)
     dst.parent.mkdir(parents=True, exist_ok=True)
-    if dst.exists() and dst.stat().st_mtime >= src.stat().st_mtime:
+    stamp = _stamp_of(dst)
+    fingerprint = hashlib.sha1(Path(src).read_bytes() + repr((MPY_OPTIONS, source_name)).encode()).hexdigest()
+    if stamp is not None and dst.exists() and stamp.exists() and stamp.read_text() == fingerprint:
         return False
     cmd = [mpy_cross(), *MPY_OPTIONS, "-o", str(dst)]
     if source_name:
         cmd += ["-s", source_name]
     cmd.append(str(src))
     subprocess.run(cmd, check=True)
+    if stamp is not None:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        part = stamp.with_name(stamp.name + ".%d" % os.getpid())
+        part.write_text(fingerprint)
+        part.replace(stamp)  # whole or absent, even with two builds at once
     return True
 
 
