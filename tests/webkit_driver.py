@@ -118,7 +118,15 @@ class WebKitPhone(DriverPhone):
 
     def click(self, role, name):
         control = self._find(role, name)
-        wait_until(control.is_enabled, "%s %r stays disabled" % (role, name))
+
+        def stays_disabled():  # what the control's form shows, to tell why
+            around = self.driver.execute_script(
+                """var f = arguments[0].form || arguments[0].parentNode;
+                   return f.innerText + ' | fields: ' +
+                     Array.from(f.querySelectorAll('input')).map(i => i.value).join(', ');""", control)
+            return "%s %r stays disabled; its form shows: %s" % (role, name, around)
+
+        wait_until(control.is_enabled, stays_disabled)
         control.click()
 
     def fill(self, role, name, text):
