@@ -29,7 +29,8 @@ class End(Screen):
     what next: `choices` are (label, question, action(reader)); with no `menu` the first is asked at
     once, else they are listed with Back in a menu `(title, screen name)`. `top` is the button back
     to the winners; when it is B, A opens the in-game menu. `over(state)`: while the game is shown
-    it must stay true, else (the last turn undone) the game's own screen takes over."""
+    it must stay true, else (the last turn undone, a new game started from a phone) the game's own
+    screen takes over."""
 
     def __init__(self, reader, name, draw, pages=None, top="A", choices=(NEW_GAME,), menu=None,
                  over=None):
@@ -47,7 +48,8 @@ class End(Screen):
         self.paint(fb, self, now)
 
     def tick(self, now):
-        return self.over is not None and self.home_if(not self.over(self.box.state))
+        state = self.box.state
+        return self.over is not None and self.home_if(state is None or not self.over(state))
 
     def press(self, button, kind):
         r = self.reader

@@ -36,20 +36,14 @@ def load(game_id, part="rules"):
 
 def unload(game_id, keep_rules=False):
     """Forget a game's modules so their code and data can be collected; with `keep_rules`, all but
-    its rules (the box's screens before a game need only them)."""
+    its rules (the box's screens before a game need only them). Each module is also taken off the
+    package that holds it as an attribute."""
     prefix = "tidebox.games." + game_id
-    if keep_rules:
-        package = sys.modules.get(prefix)
-        for name in list(sys.modules):
-            if name.startswith(prefix + ".") and name != prefix + ".rules":
-                del sys.modules[name]
-                part = name[len(prefix) + 1:]
-                if package is not None and part in package.__dict__:
-                    delattr(package, part)
-        return
+    keep = (prefix, prefix + ".rules") if keep_rules else ()
     for name in list(sys.modules):
-        if name == prefix or name.startswith(prefix + "."):
+        if (name == prefix or name.startswith(prefix + ".")) and name not in keep:
             del sys.modules[name]
-    package = sys.modules.get("tidebox.games")
-    if package is not None and game_id in package.__dict__:
-        delattr(package, game_id)
+            at = name.rfind(".")
+            owner, part = sys.modules.get(name[:at]), name[at + 1:]
+            if owner is not None and part in owner.__dict__:
+                delattr(owner, part)

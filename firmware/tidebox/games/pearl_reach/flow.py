@@ -158,9 +158,4 @@ def Final(reader):
     from tidebox.end import End
 
     name = "pr_final"  # the screen's name (the tests and the simulator read it)
-    return End(reader, name, draws.draw_final, top="B", over=_still_over)
-
-
-def _still_over(state):
-    """False once a phone has started a new game at the table (box.py's "new_game" move)."""
-    return state is not None and game.is_over(state)
+    return End(reader, name, draws.draw_final, top="B", over=game.is_over)

@@ -162,7 +162,8 @@
     card.appendChild(el('h2', null, 'New game'));
     var pick = speed || g.speed;
     var row = el('div', 'row');
-    if (g.rivals.some(function (r) { return r; })) {
+    var rivals = g.rivals.some(function (r) { return r; });
+    if (rivals) {
       card.appendChild(el('p', 'small', 'The same table on a new coast. How long the rivals take a move:'));
       for (var v = FASTEST; v <= SLOWEST; v *= 2) row.appendChild(speedButton(v, pick));
       card.appendChild(row);
@@ -170,7 +171,7 @@
       card.appendChild(el('p', 'small', 'The same table on a new coast.'));
     }
     card.appendChild(button('Start a new game', 'wide', function () {
-      send(s, 'new_game', g.rivals.some(function (r) { return r; }) ? { speed: pick } : {});
+      send(s, 'new_game', rivals ? { speed: pick } : {});
     }, sending));
     return card;
   }
