@@ -9,7 +9,7 @@ import asyncio
 import board as board_module
 from micropython import const
 
-from tidebox import hotspot, web
+from tidebox import hotspot, restart, web
 from tidebox.box import Box
 from tidebox.buttons import Buttons
 from tidebox.collect import Collector
@@ -35,15 +35,18 @@ def log_crash(storage, where, exc):
         pass
 
 
-async def keep_running(name, make_task, storage, board):
+async def keep_running(name, make_task, storage, board, short_of_memory):
     """Run a task; if it dies, log why and start it again after a short pause (counted in
-    board.restarts, which the simulator's /sim/status shows)."""
+    board.restarts, which the simulator's /sim/status shows). A task that runs out of memory is not
+    started again on the same heap: short_of_memory() says so and restarts the box (restart.py)."""
     while True:
         try:
             await make_task()
             return
         except asyncio.CancelledError:
             raise
+        except MemoryError:
+            short_of_memory()
         except Exception as exc:  # noqa: BLE001
             log_crash(storage, name, exc)
             gc.collect()
@@ -53,11 +56,12 @@ async def keep_running(name, make_task, storage, board):
 
 async def reader_loop(board, reader, collector):
     """Every LOOP_MS: the buttons, the reader's time-driven changes, a collection when the box is
-    idle, the watchdog. 100 passes a second on a core where one method call takes ~15 us, so a pass
-    with nothing pressed does the least it can and allocates nothing: the methods are bound once
-    here; the debouncer runs only while a button is (or was just) held; the reader's tick (the
-    countdown's seconds, the panel's flashing, a rival's move) every other pass, 20 ms apart, and on
-    every pass with a button held; the collector every 4th pass (40 ms), the watchdog every 8th."""
+    idle, the watchdog, and a look whether a phone's move left the box short of memory. 100 passes
+    a second on a core where one method call takes ~15 us, so a pass with nothing pressed does the
+    least it can and allocates nothing: the methods are bound once here; the debouncer runs only
+    while a button is (or was just) held; the reader's tick (the countdown's seconds, the panel's
+    flashing, a rival's move) every other pass, 20 ms apart, and on every pass with a button held;
+    the collector every 4th pass (40 ms), the watchdog every 8th."""
     buttons = Buttons(("A", "B", "C"))
     poll = buttons.poll
     read = board.buttons.read
@@ -65,6 +69,7 @@ async def reader_loop(board, reader, collector):
     tick = reader.tick
     collect = collector.tick  # collects while no phone is being served (tidebox/collect.py)
     feed = board.watchdog.feed
+    box = reader.box
     sleep_ms = asyncio.sleep_ms
     passes = 0
     while True:
@@ -81,6 +86,8 @@ async def reader_loop(board, reader, collector):
             collect()
         if not passes & 7:
             feed()
+            if box.short_of_memory:
+                reader.short_of_memory()
         await sleep_ms(LOOP_MS)
 
 
@@ -119,20 +126,21 @@ async def main(board):
         reader.load_flow(game_id)
     gc.collect()
     resumable = box.load()
-    reader.boot(board.ticks_ms(), resumable)
+    reader.boot(board.ticks_ms(), resumable, restart.take(storage))
     board.watchdog.start(WATCHDOG_MS)
     app = web.make_app(box, board)
     collector = Collector(board.tcp_gate, app)
+    short = reader.short_of_memory
     tasks = [
         keep_running("web", lambda: app.start_server(host=board.http_host, port=board.http_port), storage,
-                     board),
-        keep_running("reader", lambda: reader_loop(board, reader, collector), storage, board),
+                     board, short),
+        keep_running("reader", lambda: reader_loop(board, reader, collector), storage, board, short),
     ]
     try:
         from tidebox.dns import CaptiveDNS
 
         dns = CaptiveDNS(ip, board.dns_port, board.http_host)
-        tasks.append(keep_running("dns", dns.run, storage, board))
+        tasks.append(keep_running("dns", dns.run, storage, board, short))
     except ImportError:
         pass
     # Collections happen when no phone is being served (the reader loop asks for them), not in the
