@@ -8,12 +8,13 @@ PORT       ?= 8080
 export MICROPYTHON
 
 .PHONY: help setup sim test lint bench bundle deploy enclosure clean firmware firmware-romfs micropython32 \
-	bench-rp2040
+	bench-rp2040 bench-evening
 
 help:
 	@echo "make sim        run the box in the simulator (PORT=$(PORT))"
 	@echo "make test       run every test"
 	@echo "make bench      print speed, size and memory figures"
+	@echo "make bench-evening  a 3-hour evening of games with power cuts (EVENING_MINUTES=30 for less)"
 	@echo "make bundle     build what goes on the board into build/bundle/ (and build/bundle.romfs)"
 	@echo "make deploy     copy the bundle to a Pico W over USB"
 	@echo "make enclosure  render the case to STL and PNG in build/enclosure/"
@@ -44,6 +45,9 @@ sim: setup
 
 bench: setup
 	$(PY) host_tools/bench.py
+
+bench-evening: setup
+	$(PY) host_tools/soak_evening.py
 
 bundle: setup
 	$(PY) host_tools/bundle.py

@@ -14,7 +14,6 @@
 # routes (the tests' probes) are not paced. TIDEBOX_SAVE_MS=N (by default N/2 of the pace) makes
 # each save to flash spend N ms between writing its temporary file and the rename that commits it,
 # as erasing and programming the flash's sectors does on the board (a 4 KB sector erase is ~45 ms).
-import gc
 import os
 import sys
 import time
@@ -31,7 +30,6 @@ BUTTONS = ("A", "B", "C")  # left to right under the screen
 RESET_EXIT = 75  # the exit code of a board reset (the watchdog, a crash of main)
 SOFT_RESET_EXIT = 76  # ... of the box restarting itself (Board.restart)
 _UP = (False, False, False)  # Buttons.read() when nothing is pressed: the same tuple, nothing allocated
-_LEVELS = tuple((bool(i & 4), bool(i & 2), bool(i & 1)) for i in range(8))  # ... and when A, B, C are
 
 
 def _env(name, default):
@@ -164,14 +162,6 @@ class Buttons:
 
     def read(self):
         """(A, B, C) levels, True while held down."""
-        if self.squeeze is not None:
-            if self.queued or self.held:
-                self.squeeze_reads = 8  # ... and on past the release, until the press is handled
-            self.squeeze_reads -= 1
-            squeeze = self.squeeze
-            if self.squeeze_reads <= 0:
-                self.squeeze = None
-            squeeze()
         if self.fault == "raise":
             self.fault = None
             self.faults += 1
@@ -182,10 +172,11 @@ class Buttons:
             if self.settling:
                 self.settling -= 1
                 self.clock.step(self.READ_MS)
+            self.squeezing()
             return _UP
         now = self.clock.ticks_ms()
         self.clock.step(self.READ_MS)
-        bits = 0
+        levels = []
         for name in BUTTONS:
             until = self.held.get(name)
             if until is None and name in self.queued:
@@ -203,8 +194,20 @@ class Buttons:
                 if self.arm is not None:  # the press is handled in a moment
                     arm, self.arm = self.arm, None
                     arm()
-            bits = (bits << 1) | down
-        return _LEVELS[bits]  # made once: a read allocates nothing, as on the board
+            levels.append(down)
+        levels = tuple(levels)
+        self.squeezing()  # after the read's own allocations: the firmware's are what meet the squeeze
+        return levels
+
+    def squeezing(self):
+        if self.squeeze is not None:
+            if self.queued or self.held:
+                self.squeeze_reads = 8  # ... and on past the release, until the press is handled
+            self.squeeze_reads -= 1
+            squeeze = self.squeeze
+            if self.squeeze_reads <= 0:
+                self.squeeze = None
+            squeeze()
 
 
 class Buzzer:
@@ -274,7 +277,7 @@ class Board:
         self.radio = Radio()
         self.watchdog = Watchdog(self.clock)
         self.restarts = 0  # tasks restarted after a crash (main.py's keep_running)
-        self.ballast = None  # squeeze(): what holds the heap full
+        self.ballast = None  # squeeze(): what holds the heap full (host_heap.py)
         self.boot = int(_env("TIDEBOX_BOOT", "0"))  # interpreters run before this one
         self.tcp_gate = ConnectionGate(TCP_LIMIT, wait=True)  # a 6th connection waits, as on lwIP
         self.storage_dir = _env("TIDEBOX_STATE_DIR", "sim_state")
@@ -313,25 +316,10 @@ class Board:
         sys.exit(RESET_EXIT)
 
     def squeeze(self, leave):
-        """Fill the heap until about `leave` bytes are free, and hold it so until release() or the
-        box restarts: whatever then needs more finds no memory, as on a heap left in pieces (the
-        tests' way to make allocation fail where they choose). The pieces are chained in pairs, not
-        listed: a list's growth would need ever larger blocks and stop the filling early."""
-        gc.collect()
-        chain = self.ballast  # filled on from what is held already
-        size = 4096
-        while size >= 16:
-            try:
-                while gc.mem_free() > leave + size:
-                    chain = (chain, bytearray(size))
-            except MemoryError:
-                pass
-            size //= 4
-        self.ballast = chain
+        """The heap held full but for about `leave` bytes (host_heap.py, imported only now)."""
+        import host_heap
 
-    def release(self):
-        self.ballast = None
-        gc.collect()
+        host_heap.squeeze(self, leave)
 
     def restart(self):
         """The box restarts its own interpreter (tidebox/restart.py), as a Pico's soft reset does: on

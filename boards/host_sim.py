@@ -14,8 +14,8 @@
 #   GET  /sim/status     {"frames": n, "tones": [...], "tcp_peak": n, "screen": "...", "mem_free": n,
 #                         "restarts": tasks restarted after a crash, "boot": interpreters started
 #                         before this one, "message": the reader's message line, ...}
-#                        (?gc=1 collects garbage first, so mem_free is what is really in use, and
-#                        adds "max_free": the largest block the heap could give now, in bytes)
+#                        (?gc=1 collects garbage first, so mem_free is what is really in use;
+#                        &largest=1 adds "max_free": the largest block the heap could give now)
 import binascii
 import gc
 import json
@@ -126,7 +126,9 @@ def _fault(board, data):
         board.squeeze(leave)
         return {"fault": kind}
     if kind == "release":
-        board.release()
+        import host_heap
+
+        host_heap.release(board)
         return {"fault": kind}
     if kind == "draw":  # the next frame drawn finds no memory
         board.display.fail_next = True
@@ -137,28 +139,19 @@ def _fault(board, data):
     return {"fault": kind}
 
 
-def largest_free(ceiling):
-    """The largest bytearray the heap can hold now (to 64 bytes), found by trying: MicroPython has no
-    call that says how big its largest free block is, and fragmentation is what an evening's games
-    leave behind. Each failed try costs a collection; nothing tried is kept."""
-    low, high = 0, ceiling + 64  # low fits, high does not
-    while high - low > 64:
-        mid = (low + high) // 2
-        try:
-            block = bytearray(mid)
-            del block
-            low = mid
-        except MemoryError:
-            high = mid
-    return low
-
-
 def _status(board, box, request):
     measured = {}
     if request.args.get("gc"):
         gc.collect()  # only on request: tests poll this often and a collection is not free
-        measured["max_free"] = largest_free(gc.mem_free())
-        gc.collect()
+        if request.args.get("largest"):
+            import sys
+
+            import host_heap
+
+            measured["max_free"] = host_heap.largest_free(gc.mem_free())
+            del host_heap
+            sys.modules.pop("host_heap")  # a probe, not part of the box: its code is not kept
+            gc.collect()
     if request.args.get("modules"):  # which modules are imported now (what a game left behind)
         import sys
 

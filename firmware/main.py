@@ -9,11 +9,11 @@ import asyncio
 import board as board_module
 from micropython import const
 
-from tidebox import hotspot, restart, web
+from tidebox import web
 from tidebox.box import Box
 from tidebox.buttons import Buttons
 from tidebox.collect import Collector
-from tidebox.reader import QrImages, Reader
+from tidebox.reader import QrImages, Reader, drop
 from tidebox.storage import Storage
 
 LOOP_MS = const(10)  # button sampling period; debouncing needs a few samples per bounce
@@ -115,18 +115,23 @@ def make_qr_drawer(box, board):
 async def main(board):
     storage = Storage(board.storage_dir)
     box = Box(board, storage)  # the game is chosen on the box (tidebox/games)
+    from tidebox import hotspot
+
     box.password = hotspot.load_or_create(storage, board.urandom)
     ip = board.radio.start_hotspot(box.ssid(), box.password)
+    del hotspot
+    drop("hotspot")  # the SSID and passphrase are known now: its code is heap the games can use
     reader = Reader(box, board.display, board.buzzer)
-    reader.qr_drawer = make_qr_drawer(box, board)
+    game_id = box.saved_game_id()
+    if game_id is None:  # the join screen's codes; a game (begun, or resumed) never shows them
+        reader.qr_drawer = make_qr_drawer(box, board)
     # A saved game's code first, then its data: loaded the other way round, the game's modules land
     # between the save's pieces and the heap starts the game fragmented.
-    game_id = box.saved_game_id()
     if game_id is not None:
         reader.load_flow(game_id)
     gc.collect()
     resumable = box.load()
-    reader.boot(board.ticks_ms(), resumable, restart.take(storage))
+    reader.boot(board.ticks_ms(), resumable, reader.welcome().take(storage))
     board.watchdog.start(WATCHDOG_MS)
     app = web.make_app(box, board)
     collector = Collector(board.tcp_gate, app)

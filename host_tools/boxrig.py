@@ -8,6 +8,7 @@ and can kill it with SIGKILL at any moment and start it again on the same state 
 import http.client
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -89,6 +90,7 @@ class BoxProcess:
         self.soft_resets = []  # (monotonic time the box restarted itself, seconds until it listened)
         self.stopping = False  # killed or stopped: a soft reset is not followed by a new start
         self.restarting = False
+        self.listening = True  # False from a soft reset until the new interpreter listens
         self.watcher = None
 
     # ------------------------------------------------------------ process
@@ -109,6 +111,7 @@ class BoxProcess:
         """A box that restarts itself (exit SOFT_RESET_EXIT) is started again at once, as a Pico's
         soft reset runs main.py again; the time until it listens again is kept in soft_resets."""
         while proc.wait() == SOFT_RESET_EXIT and not self.stopping:
+            self.listening = False
             self.restarting = True
             began = time.monotonic()
             proc = self.proc = self._spawn()
@@ -124,6 +127,7 @@ class BoxProcess:
                 except OSError:
                     time.sleep(0.005)
             self.soft_resets.append((began, time.monotonic() - began))
+            self.listening = True
 
     def start(self, timeout=15):
         os.makedirs(self.state_dir, exist_ok=True)
@@ -169,6 +173,25 @@ class BoxProcess:
     # ------------------------------------------------------------ HTTP
 
     def request(self, method, path, body=None, token=None, headers=None, raw_body=None, timeout=10):
+        """One HTTP request. A GET that meets the box restarting itself (a soft reset: it listens
+        again in a moment) is sent again once it listens, as a phone's page does."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return self._request(method, path, body, token, headers, raw_body, timeout)
+            except (OSError, http.client.HTTPException):
+                if method != "GET" or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)  # long enough for an interpreter on its way out to be gone
+                if not self.alive() or (self.listening and self.proc.poll() is None):
+                    raise  # the box is up (or stopped): the failure is the request's own
+                while not self.listening and self.alive() and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                # A phone's page asks again at its next poll, up to a second later: phones do not all
+                # come back at the same instant.
+                time.sleep(random.uniform(0, 1))
+
+    def _request(self, method, path, body, token, headers, raw_body, timeout):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         hdrs = dict(headers or {})
         data = raw_body

@@ -35,15 +35,15 @@ def every_pair_and_twice_in_a_row(games):
 
 def heap_at_menu(box):
     """(live heap, largest free block) in bytes, right after a collection."""
-    status = box.api("GET", "/sim/status?gc=1")
+    status = box.api("GET", "/sim/status?gc=1&largest=1")
     return status["mem_alloc"], status["max_free"]
 
 
-def fresh_heap(tree, heap, players):
+def fresh_heap(tree, heap, players, pace_ms=0):
     """A fresh box's heap at its game menu with 0..max(players) phones joined there: {count: (live
     heap, largest free block)}."""
     folder = tempfile.mkdtemp(prefix="tidebox-fresh-")
-    box = BoxProcess(tree, folder + "/state", heap=heap)
+    box = BoxProcess(tree, folder + "/state", heap=heap, pace_ms=pace_ms)
     figures = {}
     try:
         box.start()
@@ -82,12 +82,14 @@ def play_evening(box, order, table=None, on_game=None):
     return records
 
 
-def run_evening(tree, order, heap):
-    """A fresh box at `heap` plays `order`. Returns a dict: records (play_evening's, as far as the
-    evening got), error (why it stopped, or None), crash (the box's crash.log), memory_errors (in its
-    output and crash log), fresh (fresh_heap's figures for the table sizes the evening had)."""
+def run_evening(tree, order, heap, pace_ms=0):
+    """A fresh box at `heap` (at a Pico W's pace with pace_ms: boxrig.BOARD_PACE_MS) plays `order`.
+    Returns a dict: records (play_evening's, as far as the evening got), error (why it stopped, or
+    None), crash (the box's crash.log), memory_errors (in its output and crash log), fresh
+    (fresh_heap's figures for the table sizes the evening had), soft_resets (the box's restarts of
+    itself: when, and how long until it listened again)."""
     folder = tempfile.mkdtemp(prefix="tidebox-evening-")
-    box = BoxProcess(tree, folder + "/state", heap=heap)
+    box = BoxProcess(tree, folder + "/state", heap=heap, pace_ms=pace_ms)
     records, error = [], None
     try:
         box.start()
@@ -103,6 +105,8 @@ def run_evening(tree, order, heap):
             crash = f.read()
     except OSError:
         crash = ""
-    fresh = fresh_heap(tree, heap, sorted({r["players"] for r in records})) if records else {}
+    players = sorted({r["players"] for r in records})
+    fresh = fresh_heap(tree, heap, players, pace_ms) if records else {}
     return {"records": records, "error": error, "crash": crash, "fresh": fresh,
-            "memory_errors": log.count("MemoryError") + crash.count("MemoryError")}
+            "memory_errors": log.count("MemoryError") + crash.count("MemoryError"),
+            "soft_resets": box.soft_resets}

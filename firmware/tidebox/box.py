@@ -7,7 +7,7 @@
 # action whose save fails is undone (the box goes back to what flash holds).
 import json
 
-from tidebox import games, hotspot, timer, viewjson
+from tidebox import games, timer, viewjson
 from tidebox.games.base import GameError, check_name
 from tidebox.seats import Seats
 
@@ -556,5 +556,7 @@ class Box:
 
     def ssid(self):
         if self._ssid is None:  # the board's id never changes: worked out once, not in every view
+            from tidebox import hotspot  # needed once (main.py unloads it after the boot)
+
             self._ssid = hotspot.ssid_for(self.board.unique_id())
         return self._ssid

@@ -1,7 +1,7 @@
 # The screens before a game: the game menu, joining (with the players menu and a name typed on the
 # box) and the chosen game's setup. The reader imports this module for them and unloads it while a
 # game is played (its code would otherwise hold heap all game).
-from tidebox import draw, games, restart
+from tidebox import draw, games
 from tidebox.buttons import LONG
 from tidebox.screens import ListMenu, PickSeat, Screen
 
@@ -39,7 +39,7 @@ class ChooseGame(Screen):
                 self.box.choose_game(game)
                 self.reader.home()
             except MemoryError:  # its code found no room: chosen again on a fresh heap
-                self.reader.short_of_memory(restart.CHOOSE, game)
+                self.reader.short_of_memory("choose", game)
 
 
 def join_views(reader):
@@ -112,7 +112,7 @@ class Join(Screen):
                 self.box.to_setup()
                 r.home()
             except MemoryError:  # on to the setup again on a fresh heap
-                r.short_of_memory(restart.SETUP)
+                r.short_of_memory("setup")
 
     def add_here(self):
         self.reader.push(NameEntry(self.reader))

@@ -10,7 +10,7 @@ import time
 
 from micropython import const
 
-from tidebox import draw, games, restart, screens
+from tidebox import games, restart, screens
 from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, Refused
 
 SPLASH_MS = const(1500)
@@ -18,7 +18,6 @@ FLASH_MS = const(3000)  # the screen flashes this long when the countdown reache
 FLASH_HALF_MS = const(250)  # ... four times a second
 TONE_HZ = const(2000)  # a piezo's loudest region is around 2-4 kHz
 TONE_MS = const(300)
-RESERVE_BYTES = const(1024)  # held from boot, given back when the heap runs out: room to say so
 
 
 def drop(part):
@@ -61,7 +60,6 @@ class Reader:
         self.qr_drawer = None  # draw(fb, "wifi_qr" | "page_qr"), set when QR codes are available
         self.dirty = True
         self.last_second = -1
-        self.reserve = bytearray(RESERVE_BYTES)
         self.pressing = None  # the button from a press until its screen is shown (see press)
         self.pressing_kind = self.pressing_on = None
         self.pressing_seq = 0
@@ -115,6 +113,9 @@ class Reader:
         else:
             self.stack = []
             drop("lobby")  # not needed again until the game ends: its code is heap the game can use
+            # The join screen's codes neither: after the game the box restarts (restart.py) and
+            # draws them again at its boot.
+            self.qr_drawer = None
             screen = self.flow.home(self)
         self.stack = [screen]
         self.message = ""
@@ -174,54 +175,30 @@ class Reader:
     def to_game_menu(self):
         """After a game: the same table back at the game menu, on a fresh heap."""
         self.box.to_game_menu()
-        self.restart_into(restart.MENU, "Next game", ("One moment:", "the box makes", "room for it"))
+        self.restart("menu")
 
     def play(self):
-        """The game set up starts, on a fresh heap: the lobby's code and what it left are not there."""
+        """The game set up starts (the lobby's screens make way for its own). Short of memory for
+        it, the box restarts and starts it on a fresh heap."""
         try:
             self.box.start_game()
+            self.home()
         except MemoryError:
-            self.short_of_memory(restart.START)
-            return
-        self.restart_into(restart.PLAY, "Game on", ("One moment:", "the box makes", "room for it"))
+            self.short_of_memory("start")
 
-    def short_of_memory(self, step=restart.HOME, game=None, tries=0):
+    def short_of_memory(self, step="home", game=None, tries=0):
         """A MemoryError in the reader's flow or a phone's move the box could not put back: the panel
         says so and the box restarts where flash says it was, then takes `step` again."""
-        self.reserve = None  # the room to draw, write the step down and restart
-        gc.collect()
-        if tries >= restart.TRIES:  # a fresh heap could not take it either: say so and stay
-            self.home()
-            self.message = "Not enough memory"
-            return
-        lines = ("The box restarts", "where it was:", "no seat, choice", "or score is lost")
-        press = None  # with a step of its own the step itself is taken again
-        if step == restart.HOME and self.pressing is not None:
-            press = (self.pressing, self.pressing_kind, self.pressing_on, self.pressing_seq)
-        self.pressing = None
-        self.restart_into(step, "Short of memory", lines, game, tries, "short of memory: " + step, press)
+        self.restart(step, game, tries, True)
 
-    def restart_into(self, step, heading, lines, game=None, tries=0, why="", press=None):
-        """Write down `step` (and the press to make again), say `heading` and `lines` on the panel and
-        restart the box."""
-        # The box comes back from flash: what it holds in RAM goes first, to make room for the step.
+    def restart(self, step, game=None, tries=0, short=False):
+        """Restart the box, which then takes `step` (restart.py). What the box holds in RAM goes
+        first: it comes back from flash, and the room is needed to write the step down."""
         self.stack = []
         self.flow = self.flow_tick = None
         self.box.let_go()
         gc.collect()
-        try:
-            restart.plan(self.box.storage, step, game, tries, why, press)
-        except (OSError, MemoryError):
-            pass  # without the step the box comes back at its save, with the resume offer
-        fb = self.fb
-        fb.fill(0)
-        draw.title(fb, heading)
-        draw.rows(fb, lines, y=14, step=10)
-        if self.inverted:
-            self.inverted = 0
-            fb.invert(0)
-        fb.show()
-        self.box.board.restart()
+        restart.restart(self, step, game, tries, short)
 
     # ------------------------------------------------------------ buttons and time
 

@@ -697,12 +697,12 @@ def make_app(box, board):
     async def too_large(request):
         return error(413, "the request is too large")
 
-    @app.errorhandler(MemoryError)
-    async def short_of_memory(request, exc):
-        return error(503, SHORT_OF_MEMORY)
-
-    @app.errorhandler(500)
-    async def internal(request):
+    # Any other failure while answering (one handler for all: each costs heap). A MemoryError is
+    # the box's, not the phone's: it is told to try again.
+    @app.errorhandler(Exception)
+    async def internal(request, exc):
+        if isinstance(exc, MemoryError):
+            return error(503, SHORT_OF_MEMORY)
         return error(500, "the box hit a problem; nothing was changed")
 
     # ------------------------------------------------------------ the page

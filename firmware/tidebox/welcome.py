@@ -2,16 +2,35 @@
 # Apart from the lobby (lobby.py) because a box that restarts mid-game (a power cut) resumes
 # straight into the game: the lobby's code is never loaded then, and the heap that phones
 # reconnecting at once need is not held by it. The reader unloads this module once it leaves them.
-from tidebox import VERSION, draw, games, restart
+from tidebox import VERSION, draw, games
 from tidebox.box import CHOOSE, JOIN, SETUP, Refused
 from tidebox.screens import Screen
 
 RESTARTED = "Memory tidied up"  # the message line once the box restarted itself for memory
 
 
+def take(storage):
+    """The step written down before the box restarted itself (restart.py), or None (it did not: a
+    power cut, a first start); forgotten once read, so that a later power cut is a power cut."""
+    from tidebox import restart
+
+    try:
+        step = storage.load(restart.NEXT_FILE)
+    except ValueError:
+        step = None
+    if step is not None:
+        storage.remove(restart.NEXT_FILE)
+        known = step.get("do") in (restart.MENU, restart.CHOOSE, restart.SETUP, restart.START, restart.HOME)
+        if not known or type(step.get("tries")) is not int:
+            step = None
+    return step
+
+
 def carry_on(reader, step):
     """The box restarted itself (tidebox/restart.py): the step it was taking, on a fresh heap, then
     the screen for where it is. No splash and no resume offer: nothing happened to the table."""
+    from tidebox import restart
+
     box = reader.box
     do = step["do"]
     try:
@@ -31,9 +50,13 @@ def carry_on(reader, step):
         reader.message = e.message
         return
     except MemoryError:
-        reader.short_of_memory(do, step["game"], step["tries"] + 1)
+        if step["tries"] + 1 >= restart.TRIES:  # a fresh heap could not take it either: say so, stay
+            reader.home()
+            reader.message = "Not enough memory"
+        else:
+            reader.short_of_memory(do, step["game"], step["tries"] + 1)
         return
-    if do not in (restart.MENU, restart.PLAY):
+    if do != restart.MENU:
         reader.message = reader.message or RESTARTED
 
 
@@ -71,5 +94,11 @@ class Resume(Screen):
             self.reader.ask("Discard saved?", self.discard)
 
     def discard(self):
+        """A new table at the game menu; from a saved game, on a fresh heap (as after any game),
+        which draws the join screen's QR codes again."""
+        in_game = self.box.state is not None
         self.box.discard()
-        self.reader.home()
+        if in_game:
+            self.reader.restart("menu")
+        else:
+            self.reader.home()

@@ -1,0 +1,211 @@
+"""`make bench-evening`: a long evening on one box at a Pico W's pace (3 hours unless
+EVENING_MINUTES says otherwise; not part of `make test`). The box's games cycle in a random order,
+each played whole by its driver with its phones polling once a second (eight at the largest tables),
+and the plug is pulled (SIGKILL) between games and at random moments during them. After each cut
+the box is started again on its flash: it must offer the saved table or game, with every action a
+phone had been told of. A game cut short is checked, then discarded on the box, and the evening
+goes on with a new table. Prints one table of figures at the end (and a line per game as it goes).
+
+    EVENING_MINUTES=30 make bench-evening      (EVENING_SEED, EVENING_HEAP: the other settings)
+"""
+
+import os
+import random
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import build
+from boxrig import BOARD_PACE_MS, BoxProcess
+from evening import heap_at_menu
+from game_drivers import DRIVERS
+from memory_proof import PROOF_HEAP_KB
+from table import Table, back_to_menu, firmware_games
+
+CUT_DURING = 0.25  # the share of games the plug is pulled during, at a random moment
+CUT_BETWEEN = 0.25  # ... and of returns to the game menu after which it is pulled
+
+
+class LedgerBox(BoxProcess):
+    """A box that remembers the last move it acknowledged: the move count (`seq`) a phone saw just
+    after it. After a power cut the box's saved game must have come at least that far."""
+
+    acked = -1
+
+    def move(self, token, name, args=None, seq=None):
+        answer = super().move(token, name, args, seq)
+        try:
+            self.acked = max(self.acked, self.state(token)["seq"])
+        except Exception:  # noqa: BLE001 - a cut just after the answer: the answer still counts
+            self.acked = max(self.acked, (seq or 0) + 1)
+        return answer
+
+
+class Plug:
+    """Pulls the box's plug `after` seconds from now, unless cancelled first."""
+
+    def __init__(self, box, after):
+        self.box = box
+        self.pulled = False
+        self.timer = threading.Timer(after, self.pull)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def pull(self):
+        proc = self.box.proc
+        if proc is not None and proc.poll() is None:
+            self.pulled = True
+            proc.send_signal(signal.SIGKILL)
+
+    def cancel(self):
+        self.timer.cancel()
+
+
+class Soak:
+    def __init__(self, minutes, seed, heap):
+        self.rng = random.Random(seed)
+        self.until = time.monotonic() + minutes * 60
+        self.folder = tempfile.mkdtemp(prefix="tidebox-soak-")
+        # The firmware as built now, copied: hours long, the soak is not changed under it by a build.
+        tree = shutil.copytree(build.build_sim(), self.folder + "/tree")
+        self.box = LedgerBox(tree, self.folder + "/state", heap=heap, pace_ms=BOARD_PACE_MS)
+        self.games = [game for game, _ in firmware_games().GAMES]
+        self.table = Table()
+        self.figures = {"games_played": 0, "failed_starts": 0, "cuts_during_games": 0,
+                        "cuts_between_games": 0, "polls": 0, "polls_unanswered": 0, "acked_lost": 0}
+        self.menu = []  # (live heap, largest free block) at each return to the game menu
+
+    def power_cut(self):
+        """Pull the plug and put it back in: the box boots on its flash."""
+        self.box.kill()
+        self.box.start()
+
+    def after_cut(self):
+        """Back from a cut: the box offers what it saved, with every acknowledged move in it. True if
+        it had something to offer (False: cut before anyone had joined)."""
+        screen = self.box.settled_screen(self.box.status(timeout=15), timeout=10)
+        view = self.box.api("GET", "/api/state")
+        if screen == "choose" and not view["seats"]:
+            self.table.forget()
+            return False
+        if view["box"] == "over":  # cut after the game's end: it shows the end again
+            self.check_acked()
+            back_to_menu(self.box)
+            return False
+        if screen != "resume":
+            raise AssertionError("after a power cut the box shows %s, not its saved game" % screen)
+        self.check_acked()
+        return True
+
+    def check_acked(self):
+        if self.table.tokens:
+            view = self.box.state(self.table.tokens[0])
+            if view["seq"] < self.box.acked:
+                self.figures["acked_lost"] += self.box.acked - view["seq"]
+
+    def discard(self):
+        """On the resume offer: the saved game is discarded (asked first): a new table."""
+        self.box.press("A")
+        self.box.press("C")
+        self.table.forget()
+        self.box.acked = -1
+
+    def play(self, game):
+        driver = DRIVERS[game]()
+        plug = Plug(self.box, self.rng.uniform(2, 40)) if self.rng.random() < CUT_DURING else None
+        try:
+            final, stats = driver.play(self.box, self.table)
+            finished = driver.finished(final)
+            if plug:
+                plug.cancel()
+            back_to_menu(self.box)
+        except Exception as exc:  # noqa: BLE001 - a cut, or a failure to report
+            if plug:
+                plug.cancel()
+            if not (plug and plug.pulled):
+                self.figures["failed_starts"] += 1
+                print("game %s failed: %s" % (game, exc), flush=True)
+                self.power_cut()  # whatever state it is in, the evening goes on from flash
+            else:
+                self.figures["cuts_during_games"] += 1
+                self.box.start()
+            if self.after_cut():
+                self.discard()
+            return
+        self.figures["polls"] += stats["requests"]
+        self.figures["polls_unanswered"] += len(stats["errors"])
+        if finished:
+            self.figures["games_played"] += 1
+        live, largest = heap_at_menu(self.box)
+        self.menu.append((live, largest))
+        print("%s: played=%s polls=%d unanswered=%d menu live %.1f KB largest free %.1f KB" % (
+            game, finished, stats["requests"], len(stats["errors"]), live / 1024, largest / 1024), flush=True)
+        self.box.acked = -1
+        if self.rng.random() < CUT_BETWEEN:
+            self.figures["cuts_between_games"] += 1
+            self.power_cut()
+            if self.after_cut():
+                self.box.press("C")  # resume: the same table at the game menu
+
+    def run(self):
+        self.box.start()
+        try:
+            while time.monotonic() < self.until:
+                order = list(self.games)
+                for i in range(len(order) - 1, 0, -1):
+                    j = self.rng.randrange(i + 1)
+                    order[i], order[j] = order[j], order[i]
+                for game in order:
+                    if time.monotonic() >= self.until:
+                        break
+                    self.play(game)
+        finally:
+            self.box.stop()
+        crash = Path(self.folder, "state", "crash.log")
+        self.figures["crash_log_entries"] = crash.read_text().count("--- ") if crash.exists() else 0
+        return self.figures, self.menu
+
+
+def report(figures, menu, minutes):
+    live = [m[0] / 1024 for m in menu]
+    largest = [m[1] / 1024 for m in menu]
+    rows = [
+        ("minutes", "%d" % minutes, "3 hours by default"),
+        ("games played", figures["games_played"], "-"),
+        ("failed starts", figures["failed_starts"], "0"),
+        ("power cuts during games / between games", "%d / %d" % (figures["cuts_during_games"],
+                                                                  figures["cuts_between_games"]), "-"),
+        ("polls answered", "%d of %d" % (figures["polls"] - figures["polls_unanswered"], figures["polls"]),
+         "all"),
+        ("acknowledged actions lost", figures["acked_lost"], "0"),
+        ("live heap at the game menu, KB (min / max)",
+         "%.1f / %.1f" % (min(live), max(live)) if live else "-", "flat"),
+        ("largest free block at the game menu, KB (min / max)",
+         "%.1f / %.1f" % (min(largest), max(largest)) if largest else "-", "flat"),
+        ("crash.log entries", figures["crash_log_entries"], "0"),
+    ]
+    print("| figure | value | goal |")
+    print("| --- | --- | --- |")
+    for name, value, goal in rows:
+        print("| %s | %s | %s |" % (name, value, goal))
+
+
+def main():
+    minutes = float(os.environ.get("EVENING_MINUTES", "180"))
+    seed = int(os.environ.get("EVENING_SEED", "1"))
+    heap = os.environ.get("EVENING_HEAP", "%dK" % PROOF_HEAP_KB)
+    print("an evening of %g minutes at heap %s, seed %d, at a Pico W's pace" % (minutes, heap, seed),
+          flush=True)
+    figures, menu = Soak(minutes, seed, heap).run()
+    report(figures, menu, minutes)
+    bad = figures["failed_starts"] or figures["acked_lost"] or figures["crash_log_entries"] \
+        or figures["polls_unanswered"]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
