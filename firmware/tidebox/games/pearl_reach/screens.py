@@ -47,10 +47,10 @@ def draw_strip(fb, state):
         label = "x%d" % state["tides"][k]
         if k == state["tide"] and not game.is_over(state):
             fb.fill_rect(x, 0, 19, 9, 1)
-            fb.text(label, x + 2, 1, 0)
+            fb.text(label, x + 1, 1, 0)
         else:
             fb.rect(x, 0, 19, 9, 1)
-            fb.text(label, x + 2, 1, 1)
+            fb.text(label, x + 1, 1, 1)  # "x4" ends a pixel clear of the box (else it reads "x4!")
             if k < state["tide"]:
                 fb.line(x, 8, x + 18, 0, 1)  # paid
     if game.is_over(state):
