@@ -8,13 +8,28 @@
   var buzzed = null; // the seq this phone last vibrated for
   var err = '';
 
+  var chosen = null; // {seq, i}: the action this phone picked on the view numbered seq, not yet confirmed
+  var note = ''; // why the last confirm sent nothing: the game changed meanwhile
+
+  // The chosen action, once confirmed: first an idle poll ("unchanged since v?") in the page's one
+  // queue, then the move right behind it. When the game has moved on meanwhile (the reader's undo,
+  // someone else's turn) the move is not sent: the page shows the game as it is now, with its own
+  // buttons. The move's seq still makes the box refuse a move sent on a stale view (409).
   function send(s, a, box) {
     var buttons = box.querySelectorAll('button');
     for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
-    T.api('POST', '/api/move', { move: a.move, args: a.args, seq: s.seq }).then(function (r) {
-      err = r.status === 200 ? '' : r.status === 409 ? 'The game moved on: here it is as it is now.'
-        : r.data.error || (r.status ? 'The box refused (' + r.status + ').' : 'No answer from the box. Try again.');
-      T.refresh();
+    chosen = null;
+    T.api('GET', '/api/state?v=' + s.v).then(function (r) {
+      if (r.status !== 200 || r.data.v !== s.v || 'box' in r.data) {
+        note = 'The game changed before your turn was sent: here it is now. Choose again.';
+        T.refresh();
+        return;
+      }
+      T.api('POST', '/api/move', { move: a.move, args: a.args, seq: s.seq }).then(function (r) {
+        err = r.status === 200 ? '' : r.status === 409 ? 'The game moved on: here it is as it is now.'
+          : r.data.error || (r.status ? 'The box refused (' + r.status + ').' : 'No answer from the box. Try again.');
+        T.refresh();
+      });
     });
   }
 
@@ -54,20 +69,33 @@
       card.className = 'card qdturn';
       card.appendChild(el('p', 'status', 'Your turn, ' + names[me] + ': lap ' + g.lap + ' of ' + g.laps_total));
       var box = el('div', 'qdacts');
-      g.legal.forEach(function (a) { // the rules' legal turns for this seat (its private view)
-        var b = el('button', 'wide', a.label);
+      if (chosen && chosen.seq !== s.seq) chosen = null; // the game changed: choose again
+      g.legal.forEach(function (a, i) { // the rules' legal turns for this seat (its private view)
+        var b = el('button', 'wide' + (chosen && chosen.i === i ? ' chosen' : ''), a.label);
         b.type = 'button';
-        b.addEventListener('click', function () { send(s, a, box); });
+        b.setAttribute('aria-pressed', chosen && chosen.i === i ? 'true' : 'false');
+        b.addEventListener('click', function () { chosen = { seq: s.seq, i: i }; render(s, root); });
         box.appendChild(b);
       });
       card.appendChild(box);
+      if (chosen) { // a mis-tap costs nothing: the action is taken only once confirmed
+        var a = g.legal[chosen.i], bar = el('div', 'qdconfirm');
+        var yes = el('button', 'wide', 'Confirm: ' + a.label), no = el('button', 'ghost', 'Cancel');
+        yes.type = no.type = 'button';
+        yes.addEventListener('click', function () { send(s, a, card); });
+        no.addEventListener('click', function () { chosen = null; render(s, root); });
+        bar.appendChild(yes);
+        bar.appendChild(no);
+        card.appendChild(bar);
+      }
       if (buzzed !== s.seq && navigator.vibrate) navigator.vibrate(200);
       buzzed = s.seq;
     } else {
       card.appendChild(el('p', 'status', names[g.turn] + '\u2019s turn (lap ' + g.lap + ' of ' + g.laps_total + ')'));
     }
-    card.appendChild(el('p', 'err', err));
+    card.appendChild(el('p', 'err', err || note));
     err = ''; // shown once, until the game changes again
+    note = '';
     kids.push(card);
     // the public record
     card = el('div', 'card');
