@@ -180,3 +180,25 @@ def test_after_the_readers_undo_no_tap_is_refused_as_stale(open_fw_phone, fw_box
         refused = [r for r in page.traffic.since(0) if "/api/move" in r[0] and r[1] != 200]
         assert refused == []
     print("stale views caught before a move was sent:", caught)
+
+
+SEASONAL = ("Setup: Seasonal. Starts A 1, B 2, C 3; pays after laps 2, 4 and 6; after the lap 2 payout the"
+            " values become A 3, B 1, C 2; after the lap 4 payout the values become A 2, B 3, C 1.")
+
+
+def test_the_setup_in_play_and_its_resets_are_public_on_every_phone(open_fw_phone, fw_box):
+    # the sheet: "write its initial values and payout schedule where everyone can see them"
+    phones = [open_fw_phone() for _ in NAMES]
+    for page, name in zip(phones, NAMES):
+        join(page, name)
+    assert fw_box.press("C") == "setup"
+    fw_box.press("B")  # Steady -> Early Opening
+    fw_box.press("B")  # -> Seasonal
+    assert fw_box.press("C") == "qd_board"
+    for page in phones:
+        expect(page.locator("#other .qdsetup")).to_have_text(SEASONAL)
+        page.locator("#rules summary").click()  # How to play: every setup with its resets
+        expect(page.locator("#rules")).to_contain_text(
+            "Seasonal starts A 1, B 2, C 3 and pays after laps 2, 4 and 6; after the lap 2 payout the values"
+            " become A 3, B 1, C 2, after the lap 4 payout A 2, B 3, C 1.")
+    expect(phones[0].locator("#other h2").first).to_have_text("The Quiet Dividend \u2013 Seasonal")

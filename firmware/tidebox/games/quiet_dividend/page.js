@@ -49,6 +49,20 @@
     return wrap;
   }
 
+  // The setup in play, as the sheet wants it beside the board: its name, its starting values, its
+  // payout laps and every reset's values ("Seasonal: starts A 1, B 2, C 3; pays after laps 2, 4 and
+  // 6; after the lap 2 payout A becomes 3, B 1, C 2; ...").
+  function valuesText(g, values) {
+    return values.map(function (v, k) { return g.clubs[k] + ' ' + v; }).join(', ');
+  }
+  function setupText(g) {
+    var laps = g.payout_laps.slice(0, -1).join(', ') + ' and ' + g.payout_laps[g.payout_laps.length - 1];
+    return 'Setup: ' + g.setup_name + '. Starts ' + valuesText(g, g.start) + '; pays after laps ' + laps
+      + (g.resets.length ? g.resets.map(function (r) {
+        return '; after the lap ' + r[0] + ' payout the values become ' + valuesText(g, r[1]);
+      }).join('') : '; no resets') + '.';
+  }
+
   function render(s, root) {
     var g = s.game, me = s.you.seat, mine = !g.over && g.turn === me;
     var kids = [], card;
@@ -101,9 +115,8 @@
     card = el('div', 'card');
     card.appendChild(el('h2', null, 'The Quiet Dividend \u2013 ' + g.setup_name));
     card.appendChild(el('p', null, 'Values: ' + vals));
-    card.appendChild(el('p', 'small', 'Laps done: ' + g.laps + ' of ' + g.laps_total + '. Payouts after laps '
-      + g.payout_laps.join(', ') + (g.resets.length ? '; values reset after laps '
-      + g.resets.map(function (r) { return r[0]; }).join(', ') : '') + '.'));
+    card.appendChild(el('p', 'small', 'Laps done: ' + g.laps + ' of ' + g.laps_total + '.'));
+    card.appendChild(el('p', 'small qdsetup', setupText(g)));
     card.appendChild(table(['Player'].concat(g.clubs, ['Points']), names.map(function (n, i) {
       var who = (i === g.turn && !g.over ? '\u25b6\u00a0' : '') + n + (g.seated[i] ? '' : ' (left)');
       return [who].concat(g.shares[i], [g.totals[i]]);
@@ -135,7 +148,11 @@
     'Limits: at most 2 shares in one club and 4 in all. You pass only when nothing is legal.',
     'Six laps, one turn each. After the marked payout laps every club pays at once: your shares in each' +
       ' club times its value. Seasonal resets the values after its first two payouts.',
-    'The highest total of the three payouts wins; tied players share the win.'
+    'The highest total of the three payouts wins; tied players share the win.',
+    'The setups (the reader picks one on the box; the board below names it): Steady starts A 1, B 1, C 1' +
+      ' and pays after laps 2, 4 and 6, no resets. Early Opening starts A 2, B 1, C 0 and pays after laps' +
+      ' 1, 3 and 6, no resets. Seasonal starts A 1, B 2, C 3 and pays after laps 2, 4 and 6; after the' +
+      ' lap 2 payout the values become A 3, B 1, C 2, after the lap 4 payout A 2, B 3, C 1.'
   ];
 
   T.games.quiet_dividend = { title: 'The Quiet Dividend', render: render, how: HOW };

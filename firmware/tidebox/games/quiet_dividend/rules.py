@@ -500,6 +500,7 @@ def public_view(state):
         "setup_name": setup[1],
         "clubs": list(state["clubs"]),
         "values": list(state["values"]),
+        "start": list(setup[2]),
         "payout_laps": list(setup[3]),
         "resets": [[k, list(setup[4][k])] for k in sorted(setup[4])],
         "laps": state["laps"],
