@@ -36,7 +36,7 @@ SETUPS = (
 )
 
 OPTIONS = (
-    ("setup", "Setup", tuple((s[0], s[1]) for s in SETUPS)),
+    ("setup", "Values & payouts", tuple((s[0], s[1]) for s in SETUPS)),  # not "Setup" on the Setup screen
     ("first", "First player", "seat_or_random"),
 )
 
