@@ -8,7 +8,7 @@ H = const(64)
 CHAR = const(8)
 COLS = const(16)  # 8x8 characters per line
 HINT_Y = const(56)  # the bottom line is always the button hints
-MESSAGE_LINES = const(4)  # a message longer than a line takes up to this many, over the screen
+MESSAGE_LINES = const(5)  # a message longer than a line takes up to this many, over the screen
 
 _scratch = bytearray(8)
 _glyph = framebuf.FrameBuffer(_scratch, 8, 8, framebuf.MONO_VLSB)
@@ -93,18 +93,20 @@ def wrap(s, width=COLS):
 
 
 def hints_or_message(fb, message, a="", b="", c=""):
-    """The hints, or in their place a message (why the last press did nothing): one line when it
-    fits, else up to MESSAGE_LINES lines rising from the bottom over the screen, until the next
-    press."""
-    if message:
-        lines = wrap(message) if len(message) > COLS else [message]
-        lines = lines[:MESSAGE_LINES]
-        top = HINT_Y - 1 - 9 * (len(lines) - 1)
-        fb.fill_rect(0, top, W, H - top, 1)
-        for i, line in enumerate(lines):
-            center(fb, line, top + 1 + 9 * i, 0)
-    else:
+    """The hints, or in their place a message (why the last press did nothing): on the bottom line
+    when it fits, else over everything under the title, up to MESSAGE_LINES lines, until the next
+    press (a band of fewer lines would cut the screen's own lines in half)."""
+    if not message:
         hints(fb, a, b, c)
+    elif len(message) <= COLS:
+        fb.fill_rect(0, HINT_Y - 1, W, 9, 1)
+        center(fb, message, HINT_Y, 0)
+    else:
+        lines = wrap(message)[:MESSAGE_LINES]
+        fb.fill_rect(0, 9, W, H - 9, 1)
+        y = 9 + (H - 9 - 9 * len(lines)) // 2 + 1
+        for i, line in enumerate(lines):
+            center(fb, line, y + 9 * i, 0)
 
 
 def _key(fb, letter, word, x):

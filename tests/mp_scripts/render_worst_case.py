@@ -10,6 +10,9 @@
 #                big() text wider than the panel;
 #   "cut"        draw.fit() cutting a text, unless all it drops is part of a player's name (a name
 #                may be longer than a line; anything else cut is lost to the table);
+#   "overlaps"   a text whose ink crosses another text's on the same frame;
+#   "covered"    a text partly painted over by a filled box drawn after it (one painted over whole,
+#                as by a message over the screen, is gone and no longer counts);
 #   "touches"    a text whose ink touches or crosses a line drawn on the same frame (rect(),
 #                hline(), vline()): beside a glyph a line reads as one more letter ("x4|" as "x4!").
 #                A line right above or below a text is the layout's own (the hints' rule), so only
@@ -55,6 +58,21 @@ def ink(ch):
     return got
 
 
+def ink_box(s, x, y):
+    """The lit pixels of a text of the 8x8 font at (x, y): [left, top, right, bottom], or None."""
+    box = None
+    for i, ch in enumerate(s):
+        got = ink(ch)
+        if got is None:
+            continue
+        left, right, top, bottom = x + 8 * i + got[0], x + 8 * i + got[1], y + got[2], y + got[3]
+        if box is None:
+            box = [left, top, right, bottom]
+        else:
+            box = [min(box[0], left), min(box[1], top), max(box[2], right), max(box[3], bottom)]
+    return box
+
+
 class Recorder:
     """Wraps the display's drawing calls: each frame's texts and lines, checked when it is shown."""
 
@@ -64,9 +82,10 @@ class Recorder:
         self.lines = []  # (x0, y0, x1, y1), inclusive, horizontal or vertical
         self.cuts = []
         self.wide = []
+        self.covered = []
         self.names = []
         real = {}
-        for name in ("text", "rect", "hline", "vline", "line", "fill"):
+        for name in ("text", "rect", "hline", "vline", "line", "fill", "fill_rect"):
             real[name] = getattr(fb, name)
         self.real = real
         fb.text = self.text
@@ -75,6 +94,7 @@ class Recorder:
         fb.vline = self.vline
         fb.line = self.line
         fb.fill = self.fill
+        fb.fill_rect = self.fill_rect
         self.fit = draw.fit
         draw.fit = self.checked_fit
         self.big = draw.big
@@ -86,11 +106,26 @@ class Recorder:
             self.lines = []
             self.cuts = []
             self.wide = []
+            self.covered = []
         self.real["fill"](c)
 
     def text(self, s, x, y, c=1):
         self.texts.append((s, x, y))
         self.real["text"](s, x, y, c)
+
+    def fill_rect(self, x, y, w, h, c):
+        # what it covers is gone (a message band over the screen); a text it covers in part is cut
+        if self.texts and w > 1 and h > 1:
+            kept = []
+            for s, tx, ty in self.texts:
+                box = ink_box(s, tx, ty)
+                if box is None or box[0] > x + w - 1 or box[2] < x or box[1] > y + h - 1 or box[3] < y:
+                    kept.append((s, tx, ty))
+                elif not (box[0] >= x and box[2] <= x + w - 1 and box[1] >= y and box[3] <= y + h - 1):
+                    self.covered.append((s, tx, ty))
+                    kept.append((s, tx, ty))
+            self.texts = kept
+        self.real["fill_rect"](x, y, w, h, c)
 
     def rect(self, x, y, w, h, c, f=False):
         if not f and w > 0 and h > 0:
@@ -151,21 +186,20 @@ class Recorder:
             out.append(["cut", s, 0, 0])
         for s, x, y in self.wide:
             out.append(["off panel", s, x, y])
+        for s, x, y in self.covered:
+            out.append(["covered", s, x, y])
+        inks = []
         for s, x, y in self.texts:
             if x < 0 or y < 0 or x + 8 * len(s) > W or y + 8 > H:
                 out.append(["off panel", s, x, y])
-            box = None
-            for i, ch in enumerate(s):
-                got = ink(ch)
-                if got is None:
-                    continue
-                left, right, top, bottom = x + 8 * i + got[0], x + 8 * i + got[1], y + got[2], y + got[3]
-                if box is None:
-                    box = [left, top, right, bottom]
-                else:
-                    box = [min(box[0], left), min(box[1], top), max(box[2], right), max(box[3], bottom)]
+            box = ink_box(s, x, y)
             if box is None:
                 continue
+            for other in inks:
+                if box[0] <= other[2] and box[2] >= other[0] and box[1] <= other[3] and box[3] >= other[1]:
+                    out.append(["overlaps", s, x, y])
+                    break
+            inks.append(box)
             for x0, y0, x1, y1 in self.lines:
                 if x0 <= box[2] + 1 and x1 >= box[0] - 1 and y0 <= box[3] and y1 >= box[1]:
                     out.append(["touches", s, x, y])

@@ -73,14 +73,17 @@ def draw_card(fb, r, now):
     fb.text("you", 18, 47)
     x = 66
     y = top
+    rnd = "R%d of %d" % (state["round"] + 1, game.ROUNDS)
     if top <= 11:
-        fb.text("R%d of %d" % (state["round"] + 1, game.ROUNDS), x, y)
+        fb.text(rnd, x, y)
         y += 9
     fb.text("launch", x, y)
     word = card["zone"].upper()
     fb.fill_rect(x - 1, y + 9, len(word) * 8 + 2, 10, 1)
     fb.text(word, x, y + 10, 0)
-    fb.text("seated", x, y + 21)
+    # where in the lane (the picture shows it seen from the seat, "you"); under a name on two lines
+    # there is room for one line more: the round
+    fb.text("of lane" if top <= 11 else rnd, x, y + 21)
     draw.hints_or_message(fb, r.message, "menu", "", "more")
 
 
