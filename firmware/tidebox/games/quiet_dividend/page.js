@@ -50,8 +50,8 @@
   }
 
   // The setup in play, as the sheet wants it beside the board: its name, its starting values, its
-  // payout laps and every reset's values ("Seasonal: starts A 1, B 2, C 3; pays after laps 2, 4 and
-  // 6; after the lap 2 payout A becomes 3, B 1, C 2; ...").
+  // payout laps and every reset's values ("Setup: Seasonal. Starts A 1, B 2, C 3; pays after laps 2,
+  // 4 and 6; after the lap 2 payout the values become A 3, B 1, C 2; ...").
   function valuesText(g, values) {
     return values.map(function (v, k) { return g.clubs[k] + ' ' + v; }).join(', ');
   }
