@@ -326,3 +326,20 @@ def test_names_refuse_c1_controls_and_fold_case_beyond_ascii_on_the_box(new_box,
     for name in ("émile", "ÉMILE", "иван"):
         assert "taken" in refused(box, 409, "POST", "/api/join", {"name": name})
     assert box.join("Emile")["name"] == "Emile"  # another name: no accent
+
+
+def test_new_table_in_the_players_menu_lets_everyone_leave_after_a_confirmation(new_box):
+    # the players of an earlier game leave in four presses and a confirmation, not three each
+    box = new_box()
+    tokens = [box.join(name)["token"] for name in ("Ada", "Bo", "Cy")]
+    assert box.press("A") == "join_menu"  # Add player here, Remove player, New table, ...
+    box.press("A")
+    box.press("A")
+    assert box.press("C") == "confirm"  # "Everyone leaves?"
+    assert box.press("A") == "join_menu"  # no: nobody left
+    assert [seat["name"] for seat in box.state()["seats"]] == ["Ada", "Bo", "Cy"]
+    assert box.press("C") == "confirm"
+    assert box.press("C") == "join"  # yes
+    assert box.state()["seats"] == []
+    assert all(box.state(token)["you"] is None for token in tokens)  # their phones join again
+    assert box.join("Ada")["seat"] == 0

@@ -193,6 +193,11 @@ def test_three_phones_and_the_sim_buttons_play_a_whole_course(request, open_fw_p
             cy.route("**/api/move", stale_edit)
             boat_button(cy, 1, 0).click()
             expect(cy.locator("#other .err")).to_contain_text("Someone else changed the results just now")
+            # the note is where Cy tapped: right under boat 1's buttons, not above the score entry
+            row = cy.locator(".pc-boat").nth(0).bounding_box()
+            note = cy.locator("#other .err").bounding_box()
+            assert row["y"] + row["height"] <= note["y"] < row["y"] + row["height"] + 24, (row, note)
+            assert cy.locator("#other .err").count() == 1
             expect(boat_button(cy, 1, 2)).to_have_attribute("aria-pressed", "true")
             cy.unroute("**/api/move")
             assert box.state(token)["game"]["results"][0] == 2
@@ -225,8 +230,14 @@ def test_three_phones_and_the_sim_buttons_play_a_whole_course(request, open_fw_p
         expect(page.locator("#other")).to_contain_text("%d of 54: the target of %d is %s" % (
             total, TARGET, "reached" if total >= TARGET else "not reached"))
         expect(page.locator("#other ul.names li")).to_have_count(3)
-    assert sim.press("C") == "pc_final"  # the three rounds
-    assert sim.press("C") == "pc_end"
+        for i, r in enumerate(g["played"]):  # the score with what it is made of: "13 = boats 11 + bonus 2"
+            expect(page.locator("#other ul.names li .tag").nth(i)).to_have_text(
+                "%d = boats %d + bonus %d" % (r["score"], r["boats"], r["bonus"]))
+    assert sim.press("C") == "pc_final"  # the three rounds (the cards' names whole: a page or two)
+    screen = sim.press("C")
+    if screen == "pc_final":
+        screen = sim.press("C")
+    assert screen == "pc_end"
     assert sim.press("C") == "confirm"  # a new course?
     assert sim.press("C") == "pc_card"
     g = box.state(token)["game"]

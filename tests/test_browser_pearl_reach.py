@@ -160,10 +160,16 @@ def test_two_phones_and_two_rivals_play_a_whole_game(sim, open_fw_phone, fw_box)
     page = phones[1]
     expect(page.get_by_text("How to play", exact=True)).to_have_count(1)  # the frame's, once
     expect(page.locator("#rules")).to_be_visible()
-    page.get_by_text("Game info").click()
-    expect(page.locator("#other details table.sheet").first.locator("tbody tr")).to_have_count(rules.BAYS)
+    # the last tide's payouts, a block of their own under what happened
+    tide = [e for e in model["log"] if e & 15 >= rules.TIDE][-1]
+    expect(page.locator("#other .pr-tide li")).to_have_text(
+        rules.entry_text(model, tide).split(": ", 1)[1].rstrip(".").split("; "))
+    # the sheet's "\u22ef -> Game info": every bay's tally and the full log
+    page.get_by_role("button", name="\u22ef Menu", exact=True).click()
+    page.get_by_role("button", name="Game info", exact=True).click()
+    expect(page.locator("#other .pr-info table.sheet").first.locator("tbody tr")).to_have_count(rules.BAYS)
     said = [rules.entry_text(model, e) for e in model["log"]]
-    expect(page.locator("#other details .pr-log li")).to_have_text(said)
+    expect(page.locator("#other .pr-info .pr-log li")).to_have_text(said)
     screenshot(page, "pearl-reach-over")
     # usable by touch at 320 px: nothing wider than the screen, cells at least 44 px each way
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
@@ -178,8 +184,12 @@ def test_two_phones_and_two_rivals_play_a_whole_game(sim, open_fw_phone, fw_box)
     expect(ada.get_by_role("button", name="1 s a move")).to_have_attribute("aria-pressed", "false")
     screenshot(ada, "pearl-reach-new-game")
     assert ada.evaluate("document.documentElement.scrollWidth") <= 320
-    ada.get_by_role("button", name="Start a new game").click()
+    ada.get_by_role("button", name="Start a new game").click()  # the phone asks first: nothing sent yet
+    expect(ada.get_by_role("button", name="Yes, start a new game")).to_be_visible()
+    assert fw_box.state(tokens[0])["box"] == "over" and fw_box.screen() == "pr_final"
+    ada.get_by_role("button", name="Yes, start a new game").click()
     wait_until(lambda: fw_box.state(tokens[0])["box"] == "play", "the new game started")
+    expect(phones[1].locator("#other .pr-by")).to_have_text("Ada started this game from a phone.")
     view = fw_box.state(tokens[0])
     assert view["seq"] == seq + 1 and view["game"]["speed"] == 4 and view["game"]["names"] == model["names"]
     again = rules.from_dict(saved(fw_box)["game"])
@@ -220,3 +230,35 @@ def test_the_page_says_every_log_entry_as_the_rules_do(phone):
     said = phone.evaluate("""([views, logs]) => views.map(
         (g, i) => logs[i].map((e) => Tidebox.games.pearl_reach.say(g, e)))""", [views, logs])
     assert said == words
+
+
+
+def test_the_menu_starts_a_new_game_with_another_rival_speed_during_a_game(sim, open_fw_phone, fw_box):
+    # the sheet: "Rivals too quick or too slow? \u22ef -> New game -> Rival speed"
+    phones = [open_fw_phone() for _ in PEOPLE]
+    for page, name in zip(phones, PEOPLE):
+        join(page, name)
+    tokens = [page.evaluate("localStorage.getItem('tidebox.token')") for page in phones]
+    assert sim.press("C") == "setup"
+    sim.press("B")  # 1 rival -> no rivals
+    sim.press("B")  # -> 2 rivals: Ada, Bo, Gull and Heron
+    assert sim.press("C") == "pr_board"
+    speed = fw_box.state(tokens[0])["game"]["speed"]
+    bo = phones[1]
+    bo.get_by_role("button", name="\u22ef Menu", exact=True).click()
+    bo.get_by_role("button", name="New game", exact=True).click()
+    pick = 4 if speed != 4 else 1
+    bo.get_by_role("button", name="%d s a move" % pick, exact=True).click()
+    bo.get_by_role("button", name="Start a new game", exact=True).click()
+    expect(bo.locator("#other .pr-new .status")).to_contain_text("This game ends now, unfinished.")
+    bo.get_by_role("button", name="Cancel", exact=True).click()  # asked, and declined: nothing sent
+    assert fw_box.state(tokens[0])["game"]["speed"] == speed
+    bo.get_by_role("button", name="Start a new game", exact=True).click()
+    seq = fw_box.state(tokens[0])["seq"]
+    bo.get_by_role("button", name="Yes, start a new game", exact=True).click()
+    wait_until(lambda: fw_box.state(tokens[0])["seq"] > seq, "the new game started")
+    view = fw_box.state(tokens[0])
+    assert view["game"]["speed"] == pick and view["shown"] == {"new_game": 1}
+    assert [e & 15 for e in view["game"]["log"]][:1] == [rules.FIRST]
+    for page in phones:  # the table sees who asked
+        expect(page.locator("#other .pr-by")).to_have_text("Bo started this game from a phone.")

@@ -31,6 +31,16 @@ def actions(page):
     return page.locator("#other .qdacts button")
 
 
+CHANGED = "The game changed before your turn was sent"
+
+
+def take(page, label):
+    """Tap an action, then confirm it (a tap alone sends nothing)."""
+    page.get_by_role("button", name=label, exact=True).click()
+    expect(page.get_by_role("button", name=label, exact=True)).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Confirm: " + label, exact=True).click()
+
+
 def test_three_phones_play_a_whole_game(sim, open_fw_phone, fw_box):
     phones = [open_fw_phone() for _ in NAMES]
     for page, name in zip(phones, NAMES):
@@ -63,7 +73,7 @@ def test_three_phones_play_a_whole_game(sim, open_fw_phone, fw_box):
             screenshot(me, "quiet-dividend-turn")  # build/screens/, to look at
             screenshot(phones[(seat + 1) % 3], "quiet-dividend-waiting")
         pick = rng.choice(rules.legal_moves(state, seat))
-        me.get_by_role("button", name=pick["label"], exact=True).click()
+        take(me, pick["label"])
         rules.move(state, seat, pick["move"], pick["args"])
         if not rules.is_over(state):
             expect(actions(me)).to_have_count(0)
@@ -98,3 +108,97 @@ def test_three_phones_play_a_whole_game(sim, open_fw_phone, fw_box):
     phones[0].emulate_media(media="screen")
     wait_until(lambda: fw_box.screen() == "qd_payout", "the box shows the last payout")
     assert sim.press("C") == "qd_final"
+
+
+def test_a_tap_sends_nothing_until_it_is_confirmed_or_cancelled(sim, open_fw_phone, fw_box):
+    phones = [open_fw_phone() for _ in NAMES]
+    for page, name in zip(phones, NAMES):
+        join(page, name)
+    assert sim.press("C") == "setup"
+    sim.press("A")
+    sim.press("B")  # random -> Pat
+    assert sim.press("C") == "qd_board"
+    pat = phones[0]
+    expect(pat.locator("#other .qdturn .status")).to_contain_text("Your turn, Pat")
+    pat.get_by_role("button", name="Join A", exact=True).click()
+    expect(pat.get_by_role("button", name="Confirm: Join A", exact=True)).to_be_visible()
+    pat.get_by_role("button", name="Promote B (to 2)", exact=True).click()  # another: the choice moves
+    expect(pat.get_by_role("button", name="Confirm: Join A", exact=True)).to_have_count(0)
+    pat.get_by_role("button", name="Cancel", exact=True).click()
+    expect(pat.get_by_role("button", name="Confirm: Promote B (to 2)", exact=True)).to_have_count(0)
+    assert fw_box.state()["seq"] == 0 and fw_box.state()["game"]["turns"] == 0  # nothing was sent
+    take(pat, "Join A")
+    expect(phones[1].locator("#other .qdturn .status")).to_contain_text("Your turn, Mo")
+    assert fw_box.state()["game"]["shares"][0] == [1, 0, 0]
+
+
+def test_after_the_readers_undo_no_tap_is_refused_as_stale(open_fw_phone, fw_box):
+    # At the board's pace, eight times: a phone takes a turn, the reader undoes it at once from the
+    # box and the same player takes another. The next player's phone showed "Your turn" before the
+    # undo and goes on showing it until its next poll: a tap there used to be sent on that view's seq
+    # and refused as stale. Now the confirmed tap first asks whether the view is still the box's.
+    phones = [open_fw_phone(traffic=True) for _ in NAMES]
+    for page, name in zip(phones, NAMES):
+        join(page, name)
+    assert fw_box.press("C") == "setup"
+    fw_box.press("A")  # the first player line
+    fw_box.press("B")  # random -> Pat
+    assert fw_box.press("C") == "qd_board"
+    state = rules.new_game(NAMES, {"setup": "steady", "first": 0})
+    rng = random.Random(8)
+    caught = 0
+    for _ in range(8):
+        seat = rules.current(state)
+        me = phones[seat]
+        expect(me.locator("#other .qdturn .status")).to_contain_text("Your turn, " + NAMES[seat])
+        seq = fw_box.state()["seq"]
+        while True:  # on a view the undo made stale the page shows the game anew: choose again
+            take(me, rng.choice(rules.legal_moves(state, seat))["label"])
+            def taken_or_shown_anew(me=me, seq=seq):
+                return fw_box.state()["seq"] > seq or me.get_by_text(CHANGED).count()
+
+            if wait_until(taken_or_shown_anew, "the turn is taken or the page shows the game anew") is True:
+                break
+            caught += 1  # the note goes with the next tap, which draws the view again
+        assert fw_box.state()["seq"] == seq + 1
+        assert fw_box.press("A") == "menu"  # Drop player, Rejoin code, Enter turn, Undo last turn
+        for _ in range(3):
+            fw_box.press("A")
+        assert fw_box.press("C") == "confirm"
+        assert fw_box.press("C") in ("qd_board", "qd_payout")
+        if fw_box.screen() == "qd_payout":
+            assert fw_box.press("C") == "qd_board"
+        expect(me.locator("#other .qdturn .status")).to_contain_text("Your turn, " + NAMES[seat])
+        pick = rng.choice(rules.legal_moves(state, seat))
+        take(me, pick["label"])
+        rules.move(state, seat, pick["move"], pick["args"])
+        wait_until(lambda: len(fw_box.state()["game"]["log"]) == rules.turns_taken(state),
+                   "the box took the turn taken after the undo")
+        if fw_box.screen() == "qd_payout":
+            assert fw_box.press("C") == "qd_board"
+    for page in phones:
+        refused = [r for r in page.traffic.since(0) if "/api/move" in r[0] and r[1] != 200]
+        assert refused == []
+    print("stale views caught before a move was sent:", caught)
+
+
+SEASONAL = ("Setup: Seasonal. Starts A 1, B 2, C 3; pays after laps 2, 4 and 6; after the lap 2 payout the"
+            " values become A 3, B 1, C 2; after the lap 4 payout the values become A 2, B 3, C 1.")
+
+
+def test_the_setup_in_play_and_its_resets_are_public_on_every_phone(open_fw_phone, fw_box):
+    # the sheet: "write its initial values and payout schedule where everyone can see them"
+    phones = [open_fw_phone() for _ in NAMES]
+    for page, name in zip(phones, NAMES):
+        join(page, name)
+    assert fw_box.press("C") == "setup"
+    fw_box.press("B")  # Steady -> Early Opening
+    fw_box.press("B")  # -> Seasonal
+    assert fw_box.press("C") == "qd_board"
+    for page in phones:
+        expect(page.locator("#other .qdsetup")).to_have_text(SEASONAL)
+        page.locator("#rules summary").click()  # How to play: every setup with its resets
+        expect(page.locator("#rules")).to_contain_text(
+            "Seasonal starts A 1, B 2, C 3 and pays after laps 2, 4 and 6; after the lap 2 payout the values"
+            " become A 3, B 1, C 2, after the lap 4 payout A 2, B 3, C 1.")
+    expect(phones[0].locator("#other h2").first).to_have_text("The Quiet Dividend \u2013 Seasonal")

@@ -42,3 +42,12 @@ def test_the_zone_picture_fills_the_cards_zone_only(frames):
         image = frame_to_image(frames["pc_card_" + zone])
         filled = [z for z, b in thirds.items() if lit_in(image, b) > 0.8 * (b[2] - b[0]) * (b[3] - b[1])]
         assert filled == [zone]
+
+
+def test_the_round_is_on_the_card_also_under_a_two_line_name(frames):
+    # "Two Safe Arrivals" (the centre card) takes two lines: "R1 of 3" goes under the zone's word,
+    # drawn as on a one-line card (One at the Heart), where it heads the column
+    two = frame_to_image(frames["pc_card_centre"])
+    one = frame_to_image(frames["pc_card_left"])
+    assert lit_in(one, (66, 11, 128, 18)) > 40
+    assert two.crop((66, 41, 128, 49)).tobytes() == one.crop((66, 11, 128, 19)).tobytes()

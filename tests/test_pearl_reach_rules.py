@@ -439,6 +439,9 @@ def test_tied_hauls_whoever_went_later_goes_earlier():
     R.move(state4, 1, "place", {"cell": cell(2, 5)})
     assert state4["points"] == [4, 4]
     assert state4["order"] == [1, 0]  # Bo went later, so Bo sets out first
+    # the log says it was a tie and how it was broken, not that Bo has the biggest haul
+    assert said(state4)[-1] == ("Ada and Bo tie for the biggest haul; Bo, the latest of them in the last"
+                                " round, sets out first.")
 
 
 # ---------------------------------------------------------------- waiting
@@ -511,6 +514,8 @@ SENTENCES = [
     (pack(R.SHELLS, 0b1011),
      "Everybody gets 2 shells; Ada and Bo and Di, with the fewest points, get 2 more."),
     (pack(R.HAUL, 3), "Di has the biggest haul and sets out first."),
+    (pack(R.HAUL, 3, 0b1101),
+     "Ada and Cy and Di tie for the biggest haul; Di, the latest of them in the last round, sets out first."),
     (pack(R.END, 0b0010), "The third tide ends the game: Bo wins."),
     (pack(R.END, 0b1001), "The third tide ends the game: Ada and Di share the win."),
     (pack(R.LEFT, 2), "Cy left; a rival gathers for that seat now."),

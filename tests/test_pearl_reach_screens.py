@@ -59,3 +59,17 @@ def test_the_menu_shows_four_lines_clear_of_the_hints(frames):
     # Drop player, Rejoin code, Pause rivals, End game, Back: four lines at most, then Back scrolls in
     for label in ("pr_menu", "pr_menu_end"):
         assert lit_in(frame_to_image(frames[label]), (0, 51, 128, 55)) == 0, label
+
+
+def test_the_board_says_who_started_a_new_game_from_a_phone(frames):
+    hints = (0, 55, 128, 64)
+    started = frame_to_image(frames["pr_board_new_game"])
+    # a message bar ("New game: Ada", dark letters on a lit bar) in place of the hints
+    assert lit_in(started, hints) > 0.6 * 128 * 9
+    assert lit_in(frame_to_image(frames["pr_board_start"]), hints) < 0.5 * 128 * 9
+
+
+def test_the_scores_have_a_key_to_their_headings_and_the_rival_mark(frames):
+    table = frame_to_image(frames["pr_scores"])
+    key = frame_to_image(frames["pr_scores_key"])
+    assert table.crop((0, 9, 128, 55)).tobytes() != key.crop((0, 9, 128, 55)).tobytes()

@@ -1,7 +1,8 @@
 """A new game at the same table started from a phone (the box's "new_game" move), on the firmware's Box
-under CPython: only once the game is over, only for a game whose rules offer it (Pearl Reach: the
-rivals' speed), only the options the rules name, never from the reader's own seat and never when
-someone has left; anything refused changes nothing."""
+under CPython: once the game is over or during it (the sheet's "New game" in the phone's menu), only
+for a game whose rules offer it (Pearl Reach: the rivals' speed), only the options the rules name,
+never from the reader's own seat and never when someone has left; anything refused changes nothing;
+the phones and the box are told who started it."""
 
 import json
 
@@ -48,7 +49,6 @@ def test_a_phone_starts_the_next_game_with_the_rivals_speed(tmp_path):
     box = table(tmp_path)
     box.options["rivals"] = 2
     box.start_game()
-    refused(box, 0, {"speed": 4}, box.seq, 400, "unknown move")  # not before the game is over
     play_out(box)
     assert box.phase == OVER
     old, seq = box.state, box.seq
@@ -62,6 +62,22 @@ def test_a_phone_starts_the_next_game_with_the_rivals_speed(tmp_path):
     assert box.state["names"] == old["names"] and box.state["rivals"] == old["rivals"]
     assert [e & 15 for e in box.state["log"]] == [rules.FIRST] and not rules.is_over(box.state)
     assert json.loads((tmp_path / "game.json").read_text())["game"] == rules.to_dict(box.state)  # saved
+    assert box.shown == {"new_game": 1}  # who started it, in every phone's view
+
+
+def test_during_a_game_a_phone_may_start_a_new_one(tmp_path):
+    box = table(tmp_path)
+    box.options["rivals"] = 1
+    box.start_game()
+    for _ in range(2):
+        seat = rules.current(box.state)
+        shift, place = rivals.choose(box.state, seat, box.random_below)
+        box.move(seat, "place", place, seq=box.seq)
+    seq = box.seq
+    refused(box, 0, {"speed": 4}, seq - 1, 409, "moved on")  # sent on a stale view
+    box.move(0, "new_game", {"speed": 4}, seq=seq)
+    assert box.phase == PLAY and box.seq == seq + 1 and box.state["speed"] == 4
+    assert [e & 15 for e in box.state["log"]] == [rules.FIRST] and box.shown == {"new_game": 0}
 
 
 def test_not_when_someone_has_left_the_table(tmp_path):

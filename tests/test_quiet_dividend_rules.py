@@ -537,11 +537,12 @@ def test_public_view_shape():
     state = play(game(("Pat", "Mo", "Ann"), "seasonal", first=1), "Join A", "Promote B (to 3)")
     view = qd.public_view(state)
     assert set(view) == {
-        "game", "setup", "setup_name", "clubs", "values", "payout_laps", "resets", "laps", "lap",
+        "game", "setup", "setup_name", "clubs", "values", "start", "payout_laps", "resets", "laps", "lap",
         "laps_total", "names", "seated", "shares", "totals", "order", "first", "turn", "turns",
         "payouts", "log", "over", "standings", "winners",
     }
     assert view["setup_name"] == "Seasonal" and view["payout_laps"] == [2, 4, 6]
+    assert view["start"] == [1, 2, 3]  # the setup's starting values, beside the board (the sheet)
     assert view["resets"] == [[2, [3, 1, 2]], [4, [2, 3, 1]]]
     assert view["order"] == [1, 2, 0] and view["turn"] == 0 and view["turns"] == 2
     assert view["lap"] == 1 and view["laps"] == 0 and view["laps_total"] == 6

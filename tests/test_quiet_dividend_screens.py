@@ -48,3 +48,25 @@ def test_lists_show_four_lines_clear_of_the_hints(frames):
     # Back, the cursor's line, is the fourth line shown: lit across its whole width
     image = frame_to_image(frames["qd_menu_back"]).convert("L")
     assert all(image.getpixel((x, 41)) for x in range(128))
+
+
+def test_turn_undone_shows_until_the_game_moves_on(frames):
+    hints = (0, 55, 128, 64)
+    undone = frame_to_image(frames["qd_board_undone"]).crop(hints).tobytes()
+    assert undone != frame_to_image(frames["qd_board"]).crop(hints).tobytes()  # the note, not the hints
+    assert frames["qd_board_moved_on"] == frames["qd_board"]  # the next turn: the hints are back
+
+
+def test_a_list_longer_than_four_lines_marks_that_more_follow(frames):
+    # the last character cell of a line: a mark down on the fourth line while more follow, a mark
+    # up on the first once lines above are out of sight; none on a list of four lines or fewer
+    def mark(image, y):  # pixels unlike the line's own background (the cursor's line is lit)
+        lit = lit_in(image, (121, y, 128, y + 8))
+        return min(lit, 7 * 8 - lit)
+
+    enter = frame_to_image(frames["qd_enter"])  # Mo's turn: nine actions, the cursor on the first
+    assert mark(enter, 42) > 0 and mark(enter, 12) == 0
+    paged = frame_to_image(frames["qd_enter_page"])  # the cursor on the sixth: lines above and below
+    assert mark(paged, 12) > 0 and mark(paged, 42) > 0
+    again = frame_to_image(frames["qd_again"])
+    assert mark(again, 12) == 0 and mark(again, 42) == 0

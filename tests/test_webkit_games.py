@@ -76,6 +76,7 @@ def test_the_quiet_dividend_in_webkit(game_box, open_webkit_phone):
     role, name = actions[0][1]
     assert role == "button" and name
     ada.click(role, name)
+    ada.click("button", "Confirm: " + name)  # a tap only chooses: the action is taken once confirmed
     seq_after(box, token, seq)
     wait_until(lambda: shown_named(ada, "#other .qdacts button") == [], "Ada's turn is over on her phone")
     step(ada, "qd-waiting")

@@ -380,7 +380,7 @@ class Box:
         """Apply one of the game's moves for a seat (None: the box itself, for the reader). `seq`, when
         given, is the number of moves the phone had seen: a move sent on a stale copy of the game (a
         retried request, or two phones at once) is refused, so a turn is never applied twice."""
-        if self.phase == OVER and name == NEW_GAME and getattr(self.rules, "PHONE_OPTIONS", None):
+        if self.phase in (PLAY, OVER) and name == NEW_GAME and getattr(self.rules, "PHONE_OPTIONS", None):
             return self._phone_new_game(seat, args, seq)
         if self.phase == OVER:
             raise Refused(409, "the game is over")
@@ -404,9 +404,10 @@ class Box:
         return self.version
 
     def _phone_new_game(self, seat, args, seq):
-        """A new game at the same table started from a phone once the game is over, for a game whose
-        rules offer it (PHONE_OPTIONS: the options a phone may change for it, e.g. the rivals' speed;
-        the others stay as the table set them). Played at once, like the box's own rematch."""
+        """A new game at the same table started from a phone (the phone asks its player first; during
+        a game too, which ends it), for a game whose rules offer it (PHONE_OPTIONS: the options a
+        phone may change for it, e.g. the rivals' speed; the others stay as the table set them).
+        Played at once, like the box's own rematch; `shown` says who started it."""
         if seat is None:
             raise Refused(409, "the reader starts a new game from the box's menu")
         if seq is not None and seq != self.seq:  # two phones at once: the second sees the new game
@@ -424,6 +425,7 @@ class Box:
             raise Refused(400, e.message)
         self.options = options
         self.restart(state)
+        self.shown = {NEW_GAME: seat}  # every phone and the box's board say who started it
         return self.version
 
     def can_undo(self):

@@ -8,6 +8,7 @@ H = const(64)
 CHAR = const(8)
 COLS = const(16)  # 8x8 characters per line
 HINT_Y = const(56)  # the bottom line is always the button hints
+MESSAGE_LINES = const(5)  # a message longer than a line takes up to this many, over the screen
 
 _scratch = bytearray(8)
 _glyph = framebuf.FrameBuffer(_scratch, 8, 8, framebuf.MONO_VLSB)
@@ -75,13 +76,37 @@ def hints(fb, a="", b="", c=""):
         _key(fb, "C", label, W - 8 - len(label) * CHAR)
 
 
+def wrap(s, width=COLS):
+    """Words into lines of at most `width` characters (a longer word is cut)."""
+    lines = []
+    line = ""
+    for word in s.split(" "):
+        if line and len(line) + 1 + len(word) <= width:
+            line += " " + word
+        else:
+            if line:
+                lines.append(line)
+            line = fit(word, width)
+    if line:
+        lines.append(line)
+    return lines
+
+
 def hints_or_message(fb, message, a="", b="", c=""):
-    """The hints, or in their place a short message (why the last press did nothing)."""
-    if message:
+    """The hints, or in their place a message (why the last press did nothing): on the bottom line
+    when it fits, else over everything under the title, up to MESSAGE_LINES lines, until the next
+    press (a band of fewer lines would cut the screen's own lines in half)."""
+    if not message:
+        hints(fb, a, b, c)
+    elif len(message) <= COLS:
         fb.fill_rect(0, HINT_Y - 1, W, 9, 1)
         center(fb, message, HINT_Y, 0)
     else:
-        hints(fb, a, b, c)
+        lines = wrap(message)[:MESSAGE_LINES]
+        fb.fill_rect(0, 9, W, H - 9, 1)
+        y = 9 + (H - 9 - 9 * len(lines)) // 2 + 1
+        for i, line in enumerate(lines):
+            center(fb, line, y + 9 * i, 0)
 
 
 def _key(fb, letter, word, x):

@@ -48,6 +48,16 @@ def join_views(reader):
     return views + ["wifi_text", "players"]
 
 
+def page_line(box):
+    """Where the phones' page is, for the text page: "open 192.168.4.1" (the address alone when the
+    words do not fit beside it)."""
+    url = box.board.page_url()
+    if url.startswith("http://"):
+        url = url[7:]
+    url = url.rstrip("/")
+    return "open " + url if len(url) <= draw.COLS - 5 else url
+
+
 def _key_hint(fb, key, word, x, y):
     """One button hint, [X]word, at (x, y)."""
     fb.fill_rect(x, y, 8, 8, 1)
@@ -80,7 +90,7 @@ class Join(Screen):
             return
         elif view == "wifi_text":
             draw.title(fb, "Join: %d of %d" % (len(names), box.rules.MAX_PLAYERS))
-            draw.rows(fb, ["Wi-Fi:", " " + box.ssid(), "Password:", " " + box.password, "then open page"])
+            draw.rows(fb, ["Wi-Fi:", " " + box.ssid(), "Password:", " " + box.password, page_line(box)])
         else:
             draw.title(fb, "%d joined" % len(names))
             lines = []
@@ -102,6 +112,7 @@ class Join(Screen):
             r.push(ListMenu(r, "Players", (
                 ("Add player here", self.add_here),
                 ("Remove player", self.remove),
+                ("New table", self.new_table),
                 ("Change game", self.change_game),
                 ("Back", r.pop),
             ), "join_menu"))
@@ -130,6 +141,21 @@ class Join(Screen):
     def removed(self, seat):
         self.box.remove_player(seat)
         self.reader.home()
+
+    def new_table(self):
+        """Everyone leaves (the players of an earlier game), after a confirmation: one press each
+        would take three per player."""
+        r = self.reader
+        if not self.box.seats.names:
+            r.message = "Nobody joined yet"
+            return
+
+        def cleared():
+            for seat in range(len(self.box.seats.names) - 1, -1, -1):
+                self.box.remove_player(seat)
+            r.home()
+
+        r.ask("Everyone leaves?", cleared)
 
     def change_game(self):
         self.box.to_choose()

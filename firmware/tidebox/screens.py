@@ -79,11 +79,20 @@ class ListMenu(Screen):
             self.name = name
 
     def draw(self, fb, now):
-        # At most four lines: past the fourth, the list scrolls with the cursor (its line the lowest).
+        # At most four lines: past the fourth, the list scrolls with the cursor (its line the lowest),
+        # its lines one character shorter and a mark at their right: up, more above; down, more below.
         draw.title(fb, self.title)
         top = max(0, self.cursor - LIST_ROWS + 1)
-        labels = [label for label, _ in self.items[top:top + LIST_ROWS]]
+        scrolls = len(self.items) > LIST_ROWS
+        width = draw.COLS - 1 if scrolls else draw.COLS
+        labels = [draw.fit(label, width) for label, _ in self.items[top:top + LIST_ROWS]]
         draw.rows(fb, labels, y=12, step=10, cursor=self.cursor - top)
+        if scrolls:
+            last = top + LIST_ROWS - 1
+            if top > 0:
+                _more_mark(fb, 12, True, 0 if self.cursor == top else 1)
+            if last + 1 < len(self.items):
+                _more_mark(fb, 12 + (LIST_ROWS - 1) * 10, False, 0 if self.cursor == last else 1)
         draw.hints_or_message(fb, self.message, "next", "back", "pick")
 
     def press(self, button, kind):
@@ -93,6 +102,12 @@ class ListMenu(Screen):
             self.reader.pop()
         elif button == "C":
             self.items[self.cursor][1]()
+
+
+def _more_mark(fb, y, up, c):
+    """A small triangle in the last character cell of the list line at `y`: more lines that way."""
+    for k in range(3):
+        fb.hline(122 + k, y + (4 - k if up else 2 + k), 5 - 2 * k, c)
 
 
 class PickSeat(Screen):

@@ -87,10 +87,12 @@ for _ in range(2):
     box.move(None, "confirm")
 snap("pc_final_total", flow.Final(reader))
 snap("pc_final_rounds", flow.Final(reader), step=1)
+snap("pc_final_rounds_2", flow.Final(reader), step=1, page=1)
 final = flow.Final(reader)
 final.step = 1
 reader.stack = [final]
-reader.press("C", "short")
+while reader.screen == "pc_final":  # the rounds' pages, then what next
+    reader.press("C", "short")
 snap("pc_end", reader.top())
 box.state["total"] = 12  # below the target
 snap("pc_final_missed", flow.Final(reader))

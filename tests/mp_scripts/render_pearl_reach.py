@@ -67,6 +67,7 @@ snap("pr_confirm_end", screens.Confirm(reader, "End game?", None))
 play(9)  # the first tide has come and gone
 snap("pr_board_tide", flow.Board(reader))
 snap("pr_scores", flow.Scores(reader))
+snap("pr_scores_key", flow.Scores(reader), page=1)  # B: what pts, sh, sf and * mean
 snap("pr_news", flow.News(reader))
 snap("pr_news_2", flow.News(reader), page=1)
 play(14)
@@ -82,4 +83,7 @@ snap("pr_final_new_game", screens.Confirm(reader, "New game?", None))
 box.state["points"] = [40, 40, 12, 30]
 box.state["shells"] = [2, 2, 0, 1]
 snap("pr_final_tie", flow.Final(reader))
+# Ada starts the next game from her phone: until a turn is taken the box's board says who
+box.move(0, "new_game", {"speed": 1}, seq=box.seq)
+snap("pr_board_new_game", flow.Board(reader))
 print(json.dumps(frames))

@@ -61,6 +61,14 @@ snap("board", flow.Board(reader))
 reader.message = "Nothing to undo"
 snap("board_message", flow.Board(reader))
 reader.message = ""
+# the reader undoes the last turn: "Turn undone" in place of the hints until the game moves on
+reader.stack = [flow.Board(reader)]
+flow.undo(reader)
+reader.top().on_yes()
+snap("board_undone")
+turn("join", club="A")  # the same turn taken again, from a phone
+reader.tick(0)
+snap("board_moved_on")
 snap("shares", flow.Shares(reader))
 snap("shares_page", flow.Shares(reader), page=1)
 reader.home()

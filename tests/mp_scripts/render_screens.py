@@ -53,6 +53,7 @@ def snap(label, screen=None, now=0, **fields):
         outside[label] = list(drawn_outside)
 
 
+board.page_url = lambda: "http://192.168.4.1/"  # as on the Pico W (the host serves localhost)
 snap("splash", welcome.Splash(reader))
 snap("choose", lobby.ChooseGame(reader))
 box.choose_game("token_tide")

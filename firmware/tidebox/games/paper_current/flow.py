@@ -154,7 +154,7 @@ def Final(reader):
     from tidebox import end
 
     name = "pc_final"  # the screen's name (the tests and the simulator read it)
-    return end.End(reader, name, draws.draw_final, choices=(
+    return end.End(reader, name, draws.draw_final, pages=draws.final_pages, choices=(
         ("New course", "New course?", new_course), end.NEW_GAME), menu=("What next?", "pc_end"))
 
 

@@ -22,6 +22,7 @@
   ];
   var WORDS = ['0 out', '1 outer', '2 inner'];
   var note = '';
+  var noteBoat = 0; // the boat whose buttons were tapped when the box refused: its note goes under them
   var guide = null; // built once: it never changes
 
   function svg(tag, attrs, text) {
@@ -91,6 +92,7 @@
   // boat only, so phones entering different boats at once are not refused.
   function send(g, boat, result) {
     note = '';
+    noteBoat = boat;
     T.api('POST', '/api/move', {
       move: 'set_result', args: { boat: boat, result: result, was: g.results[boat - 1] }
     }).then(function (r) {
@@ -113,6 +115,7 @@
         row.appendChild(b);
       });
       c.appendChild(row);
+      if (note && noteBoat === i + 1) c.appendChild(el('p', 'err pc-note', note)); // where the tap was
     });
     c.appendChild(el('p', null, 'So far ' + g.so_far + ' + bonus ' + (g.bonus_holds ? 2 : 0) +
       '. The reader confirms the round on the box.'));
@@ -151,7 +154,7 @@
         (g.reached ? ' is reached. Well docked!' : ' is not reached.')));
     }
     kids.push(head);
-    if (note) kids.push(el('p', 'err', note));
+    if (note && g.phase !== 'score') kids.push(el('p', 'err', note));
     if (g.phase === 'score') kids.push(scoreEntry(g));
     var tot = el('section', 'card');
     tot.appendChild(el('p', 'status', 'Total ' + g.total + ' of ' + g.max_total + ', target ' + g.target));
@@ -159,7 +162,7 @@
     g.played.forEach(function (r) {
       var li = el('li');
       li.appendChild(el('span', null, 'Round ' + r.n + ': ' + r.name));
-      li.appendChild(el('span', 'tag', r.score + ' (+' + r.bonus + ')'));
+      li.appendChild(el('span', 'tag', r.score + ' = boats ' + r.boats + ' + bonus ' + r.bonus));
       ul.appendChild(li);
     });
     tot.appendChild(ul);

@@ -7,20 +7,7 @@ PAGE = 5  # text lines between the title and the hints
 RESULT_WORDS = {None: "-", 0: "out", 1: "outer", 2: "inner"}
 
 
-def wrap(text, width):
-    """Words into lines of at most `width` characters (a longer word is cut)."""
-    lines = []
-    line = ""
-    for word in text.split(" "):
-        if line and len(line) + 1 + len(word) <= width:
-            line += " " + word
-        else:
-            if line:
-                lines.append(line)
-            line = draw.fit(word, width)
-    if line:
-        lines.append(line)
-    return lines
+wrap = draw.wrap  # wrap(text, width): words into lines
 
 
 def round_label(state):
@@ -86,14 +73,17 @@ def draw_card(fb, r, now):
     fb.text("you", 18, 47)
     x = 66
     y = top
+    rnd = "R%d of %d" % (state["round"] + 1, game.ROUNDS)
     if top <= 11:
-        fb.text("R%d of %d" % (state["round"] + 1, game.ROUNDS), x, y)
+        fb.text(rnd, x, y)
         y += 9
     fb.text("launch", x, y)
     word = card["zone"].upper()
     fb.fill_rect(x - 1, y + 9, len(word) * 8 + 2, 10, 1)
     fb.text(word, x, y + 10, 0)
-    fb.text("seated", x, y + 21)
+    # where in the lane (the picture shows it seen from the seat, "you"); under a name on two lines
+    # there is room for one line more: the round
+    fb.text("of lane" if top <= 11 else rnd, x, y + 21)
     draw.hints_or_message(fb, r.message, "menu", "", "more")
 
 
@@ -129,8 +119,13 @@ def draw_score(fb, r, now):
     card = state["course"][state["round"]]
     so_far = [v if v is not None else 0 for v in results]
     extra = game.bonus(card, so_far)
-    fb.text("boats %d bonus +%d" % (sum(so_far), extra), 0, 47)
+    fb.text(boats_line(sum(so_far), extra), 0, 47)
     draw.hints_or_message(fb, r.message, "boat", "set", "ok" if entered == game.BOATS else "")
+
+
+def boats_line(boats, bonus):
+    """The boats' points and the bonus on one line of 16, two-digit boats included."""
+    return "boats %d bonus+%d" % (boats, bonus)
 
 
 def draw_round(fb, r, now):
@@ -138,18 +133,28 @@ def draw_round(fb, r, now):
     last = state["rounds"][-1]
     draw.title(fb, "Round %d scored" % len(state["rounds"]))
     draw.big_center(fb, "%d/18" % last["score"], 11, 2)
-    draw.center(fb, "boats %d bonus +%d" % (last["boats"], last["bonus"]), 29)
+    draw.center(fb, boats_line(last["boats"], last["bonus"]), 29)
     draw.center(fb, "total %d of %d" % (state["total"], game.MAX_TOTAL), 38)
     draw.center(fb, "target %d" % state["target"], 47)
     draw.hints_or_message(fb, r.message, "menu", "", "next")
 
 
-def round_lines(state):
+def final_lines(state):
+    """The three rounds (each card's name whole, over two lines when it must be, the round's score at
+    the right of its first line), then the total and the target."""
     lines = []
     for i, rec in enumerate(state["rounds"]):
-        name = game.card_info(rec["card"])["name"]
-        lines.append("%d %s %2d" % (i + 1, draw.fit(name, 11), rec["score"]))
+        name = wrap(game.card_info(rec["card"])["name"], draw.COLS - 5)
+        lines.append("%d %s %2d" % (i + 1, name[0] + " " * (draw.COLS - 5 - len(name[0])), rec["score"]))
+        for more in name[1:]:
+            lines.append("  " + more)
+    lines.append("total %d of %d" % (state["total"], game.MAX_TOTAL))
+    lines.append("target %d %s" % (state["target"], "met" if game.reached(state) else "missed"))
     return lines
+
+
+def final_pages(r):
+    return draw.page(final_lines(r.box.state), 0, PAGE)[1]
 
 
 def draw_final(fb, r, now):
@@ -163,9 +168,7 @@ def draw_final(fb, r, now):
                     0 if game.reached(state) else 1)
         draw.hints_or_message(fb, r.message, "", "", "next")
         return
-    draw.title(fb, "Three rounds")
-    lines = round_lines(state)
-    lines.append("total %d of %d" % (state["total"], game.MAX_TOTAL))
-    lines.append("%d target %s" % (state["target"], "met" if game.reached(state) else "missed"))
+    lines, pages = draw.page(final_lines(state), r.page, PAGE)
+    draw.title(fb, "Three rounds %d/%d" % (r.page + 1, pages) if pages > 1 else "Three rounds")
     draw.rows(fb, lines)
-    draw.hints_or_message(fb, r.message, "top", "", "next")
+    draw.hints_or_message(fb, r.message, "top", "", "next" if r.page + 1 >= pages else "more")

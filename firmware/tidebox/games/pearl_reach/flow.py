@@ -121,7 +121,8 @@ class Board(Screen):
 
 
 class Scores(Screen):
-    """Everyone's points, shells and shifts left (rivals marked *)."""
+    """Everyone's points, shells and shifts left (rivals marked *); B the key to the headings and the
+    mark, and back."""
 
     name = "pr_scores"
     rivals_play = True
@@ -135,6 +136,8 @@ class Scores(Screen):
     def press(self, button, kind):
         if button in ("A", "C"):
             self.reader.pop()
+        elif button == "B":
+            self.page = 1 - self.page
 
 
 class News(Screen):

@@ -1,7 +1,7 @@
 // Pearl Reach on the phones: the tide strip, the coast (five bays, each headed by its pearls and who
 // leads it), your move (tap a glowing cell to aim, then Place; tap one of your markers, then a glowing
-// neighbour, then Shift), what happened in words, and the game info (every bay's tally, the tides'
-// payouts, the whole log). Its How to play (`how`) is shown by the shared page's frame, from joining on.
+// neighbour, then Shift), what happened in words with the last tide's payouts, and the ⋯ menu: Game
+// info (every bay's tally, the tides' payouts, the whole log) and New game (the rival speed). Its How to play (`how`) is shown by the shared page's frame, from joining on.
 // Markers are told apart by shape and name, never colour alone: the same four shapes as on the box.
 (function () {
   'use strict';
@@ -28,7 +28,8 @@
     'After a tide the order is by points: the biggest haul sets out first, the fewest points go last; tied,' +
       ' whoever went later before goes earlier. The third tide ends the game: most points wins, then most' +
       ' shells left; still level, they share the win.',
-    'Rivals too quick or too slow? The reader sets Rival speed on the box when setting up a new game.'
+    'Rivals too quick or too slow? ⋯ → New game → Rival speed (or the reader sets it on the box when' +
+      ' setting up). ⋯ → Game info has every bay’s tally and the full log.'
   ];
   // The log comes as small ints (rules.py, "The log keeps one small int per entry"): the kind in the low
   // 4 bits, then 5-bit fields. SAYS is the rules' table of templates (rules.SAYS), word for word.
@@ -50,7 +51,8 @@
     'bay %s row %s',
     ' (1 shell)',
     ' and ',
-    'gets', 'get', 'wins', 'share the win'
+    'gets', 'get', 'wins', 'share the win',
+    '%s tie for the biggest haul; %s, the latest of them in the last round, sets out first.'
   ];
   var TIDE = 10;
   function fill(t, args) {
@@ -60,24 +62,29 @@
   function seats(g, mask) {
     return g.names.filter(function (n, i) { return mask >> i & 1; });
   }
+  // What each bay paid at a tide (a TIDE log entry), one phrase a bay: "bay 2 paid Ada 8".
+  function tideWords(g, e) {
+    var value = g.strip.tides[(e & 15) - TIDE].value;
+    return g.bays.map(function (bay, b) {
+      var got = seats(g, e >> 4 + 5 * b & 31);
+      if (!got.length) return fill(SAYS[11], [b + 1]);
+      var share = Math.floor(bay.pearls * value / got.length);
+      return got.length === 1 ? fill(SAYS[12], [b + 1, got[0], share])
+        : fill(SAYS[13], [b + 1, share, got.join(SAYS[16])]);
+    });
+  }
   // One log entry in words, exactly as rules.entry_text says it.
   function say(g, e) {
     var kind = e & 15, f = [4, 9, 14, 19, 24].map(function (s) { return e >> s & 31; });
     var who = f[0] < g.names.length ? g.names[f[0]] : '', R = g.rows, args;
     function at(c) { return fill(SAYS[14], [Math.floor(c / R) + 1, c % R + 1]); }
     if (kind >= TIDE) {
-      var k = kind - TIDE, value = g.strip.tides[k].value;
-      var words = g.bays.map(function (bay, b) {
-        var got = seats(g, f[b]);
-        if (!got.length) return fill(SAYS[11], [b + 1]);
-        var share = Math.floor(bay.pearls * value / got.length);
-        return got.length === 1 ? fill(SAYS[12], [b + 1, got[0], share])
-          : fill(SAYS[13], [b + 1, share, got.join(SAYS[16])]);
-      });
-      return fill(SAYS[TIDE], [k + 1, value, words.join('; ')]);
+      var k = kind - TIDE;
+      return fill(SAYS[TIDE], [k + 1, g.strip.tides[k].value, tideWords(g, e).join('; ')]);
     }
     if (kind === 1) args = [who, at(f[1]), f[2] ? SAYS[15] : ''];
     else if (kind === 2) args = [who, at(f[1]), at(f[2])];
+    else if (kind === 7 && f[1]) return fill(SAYS[21], [seats(g, f[1]).join(SAYS[16]), who]);
     else if (kind === 3) args = [who, who];
     else if (kind === 5) args = [who, at(f[1])];
     else if (kind === 6 || kind === 8) {
@@ -92,7 +99,8 @@
   var seen = -1; // the move count aim and from belong to
   var err = '';
   var sending = false;
-  var open = { info: false };
+  var open = { menu: false, info: false, fresh: false }; // the ⋯ menu, its Game info and New game
+  var asking = false; // "Start a new game" tapped: the phone asks before it sends
   var buzzed = -1;
   var last = null; // [view, root] as last drawn: aiming redraws at once, without asking the box
   var FASTEST = 1, SLOWEST = 4; // the rivals' seconds a move (the rules' speed option: 1, 2 or 4)
@@ -157,23 +165,56 @@
 
   // Once the game is over any phone may start the next at the same table, choosing how long the
   // rivals visibly take a move (the box's "new_game" move); the reader can also end it on the box.
-  function newGame(s, g) {
-    var card = el('div', 'card');
+  // (also from the ⋯ menu during a game, as the rule sheet has it: ⋯ → New game → Rival speed).
+  // The phone asks before it sends: a new game is everyone's, and during a game it ends this one.
+  function newGame(s, g, over) {
+    var card = el('div', 'card pr-new');
     card.appendChild(el('h2', null, 'New game'));
     var pick = speed || g.speed;
     var row = el('div', 'row');
     var rivals = g.rivals.some(function (r) { return r; });
     if (rivals) {
-      card.appendChild(el('p', 'small', 'The same table on a new coast. How long the rivals take a move:'));
+      card.appendChild(el('p', 'small', 'The same table on a new coast. Rival speed, how long the rivals take a move:'));
       for (var v = FASTEST; v <= SLOWEST; v *= 2) row.appendChild(speedButton(v, pick));
       card.appendChild(row);
     } else {
       card.appendChild(el('p', 'small', 'The same table on a new coast.'));
     }
-    card.appendChild(button('Start a new game', 'wide', function () {
+    if (!asking) {
+      card.appendChild(button('Start a new game', 'wide', function () { asking = true; redraw(); }, sending));
+      return card;
+    }
+    card.appendChild(el('p', 'status', 'Start a new game for everyone at the table' +
+      (over ? '?' : '? This game ends now, unfinished.') + ' The other phones and the box will say you started it.'));
+    card.appendChild(button('Yes, start a new game', 'wide', function () {
+      asking = false;
       send(s, 'new_game', rivals ? { speed: pick } : {});
     }, sending));
+    card.appendChild(button('Cancel', 'ghost', function () { asking = false; redraw(); }, sending));
     return card;
+  }
+
+  // The ⋯ menu: Game info (every bay's tally, the tides' payouts, the whole log) and New game.
+  function menu() {
+    var box = el('div', 'row pr-menu');
+    var info = button('Game info', open.info ? '' : 'ghost', function () {
+      open.info = !open.info;
+      open.menu = false;
+      redraw();
+      var card = document.querySelector('.pr-info');
+      if (card && card.scrollIntoView) card.scrollIntoView();
+    });
+    info.setAttribute('aria-pressed', open.info ? 'true' : 'false');
+    var fresh = button('New game', open.fresh ? '' : 'ghost', function () {
+      open.fresh = !open.fresh;
+      open.menu = false;
+      asking = false;
+      redraw();
+    });
+    fresh.setAttribute('aria-pressed', open.fresh ? 'true' : 'false');
+    box.appendChild(info);
+    box.appendChild(fresh);
+    return box;
   }
 
   function speedButton(v, pick) {
@@ -304,11 +345,9 @@
     return wrap;
   }
 
-  function details(key, title, kids) {
-    var d = el('details', 'card');
-    d.open = open[key];
-    d.addEventListener('toggle', function () { open[key] = d.open; });
-    d.appendChild(el('summary', 'status', title));
+  function info(kids) {
+    var d = el('section', 'card pr-info');
+    d.appendChild(el('h2', null, 'Game info'));
     kids.forEach(function (k) { d.appendChild(k); });
     return d;
   }
@@ -346,12 +385,18 @@
         ', ' + g.shells[me] + (g.shells[me] === 1 ? ' shell, ' : ' shells, ') + g.shifts_left[me] +
         (g.shifts_left[me] === 1 ? ' shift left.' : ' shifts left.')));
     }
+    var by = s.shown && s.shown.new_game;
+    if (by != null && g.names[by]) top.appendChild(el('p', 'small pr-by', g.names[by] + ' started this game from a phone.'));
     top.appendChild(strip(g));
     top.appendChild(el('p', 'err', err));
     err = '';
+    var more = button('⋯ Menu', 'ghost', function () { open.menu = !open.menu; redraw(); });
+    more.setAttribute('aria-expanded', open.menu ? 'true' : 'false');
+    top.appendChild(more);
+    if (open.menu) top.appendChild(menu());
     kids.push(top);
-    if (over) kids.push(newGame(s, g));
-    else speed = null;
+    if (over || open.fresh) kids.push(newGame(s, g, over));
+    else { speed = null; asking = false; }
     var sea = el('div', 'card pr-sea');
     sea.appendChild(board(s, g, me, mine && !over));
     sea.appendChild(el('p', 'pr-water', 'the water\u2019s edge'));
@@ -372,10 +417,29 @@
     var happened = el('ol', 'small pr-log');
     T.fill(happened, g.log.slice(-5).map(function (e) { return el('li', null, say(g, e)); }));
     card.appendChild(happened);
+    // the last tide's payouts, a block of their own until the next tide (the carry-outs, shells and
+    // who goes first push them out of the last five lines)
+    var paid = null;
+    g.log.forEach(function (e) { if ((e & 15) >= TIDE) paid = e; });
+    if (paid != null) {
+      var k = (paid & 15) - TIDE;
+      card.appendChild(el('h3', null, 'Tide ' + (k + 1) + ' paid (a pearl was worth ' + g.strip.tides[k].value + ')'));
+      var bays = el('ul', 'small pr-tide');
+      T.fill(bays, tideWords(g, paid).map(function (w) { return el('li', null, w); }));
+      card.appendChild(bays);
+    }
     kids.push(card);
+    if (open.info) kids.push(gameInfo(g));
+    T.fill(root, kids);
+    var again = focus != null && root.querySelector('[data-cell="' + focus + '"]');
+    if (again) again.focus();
+  }
+
+  function gameInfo(g) {
     var log = el('ol', 'small pr-log');
     T.fill(log, g.log.map(function (e) { return el('li', null, say(g, e)); }));
-    kids.push(details('info', 'Game info', [
+    return info([
+      button('Close game info', 'ghost', function () { open.info = false; redraw(); }),
       el('h3', null, 'Every bay'),
       table(['Bay', 'Pearls'].concat(g.names, ['Leader']), g.bays.map(function (b, k) {
         return [k + 1, b.pearls].concat(b.count, [leadText(g, b.lead)]);
@@ -388,10 +452,7 @@
       })),
       el('h3', null, 'The whole log'),
       log
-    ]));
-    T.fill(root, kids);
-    var again = focus != null && root.querySelector('[data-cell="' + focus + '"]');
-    if (again) again.focus();
+    ]);
   }
 
   T.games.pearl_reach = { title: 'Pearl Reach', render: render, how: HOW, say: say };

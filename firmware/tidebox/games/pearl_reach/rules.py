@@ -75,7 +75,7 @@ BROKE = 3  # seat               has no shell, every empty cell costs one: waits
 FULL = 4  # seat                the coast is full: waits
 CARRIED = 5  # seat, cell       the tide carried a marker out of a bay
 SHELLS = 6  # seats             shells after a tide: a bit per seat behind (1 << seat)
-HAUL = 7  # seat                the biggest haul sets out first
+HAUL = 7  # seat, seats         the biggest haul sets out first; seats: those tied on it (0: no tie)
 END = 8  # seats                the winners (a bit per seat)
 LEFT = 9  # seat                left; a rival gathers for the seat
 TIDE = 10  # 10, 11, 12: the first, second, third tide; a field per bay: its leaders (a bit per seat)
@@ -100,6 +100,7 @@ SAYS = (
     " (1 shell)",
     " and ",
     "gets", "get", "wins", "share the win",
+    "%s tie for the biggest haul; %s, the latest of them in the last round, sets out first.",  # HAUL, tied
 )
 
 
@@ -389,7 +390,9 @@ def _tide(state):
         state["phase"] = PHASE_OVER
         _log(state, END, _bits(winners(state)))
     else:
-        _log(state, HAUL, order[0])
+        top = state["points"][order[0]]
+        tied = _bits(i for i in range(n) if state["points"][i] == top)
+        _log(state, HAUL, order[0], tied if tied & (tied - 1) else 0)
 
 
 def _bits(seats):
@@ -590,6 +593,8 @@ def entry_text(state, entry):
         args = (_who(names, f[0]), SAYS[17] if f[0] & (f[0] - 1) == 0 else SAYS[18])
     elif kind == END:
         args = (_who(names, f[0]), SAYS[19] if f[0] & (f[0] - 1) == 0 else SAYS[20])
+    elif kind == HAUL and f[1]:
+        return SAYS[21] % (_who(names, f[1]), who)
     else:
         args = (who,)
     return SAYS[kind] % args
@@ -647,7 +652,7 @@ _KEYS = (
     "points", "shifts", "order", "turn", "shifted", "moves", "phase", "log",
 )
 # The fields each kind of log entry uses (FIRST ... LEFT, then the three tides).
-_FIELDS = b"\x01\x03\x03\x01\x01\x02\x01\x01\x01\x01\x05\x05\x05"
+_FIELDS = b"\x01\x03\x03\x01\x01\x02\x01\x02\x01\x01\x05\x05\x05"
 
 
 def to_dict(state):
@@ -672,6 +677,8 @@ def _entry_ok(entry, n):
         return max(f) < 1 << n
     if kind in (SHELLS, END):
         return 0 < f[0] < 1 << n
+    if kind == HAUL:
+        return f[0] < n and f[1] < 1 << n
     return f[0] < n and f[1] < CELLS and f[2] < (2 if kind == LANDED else CELLS)
 
 

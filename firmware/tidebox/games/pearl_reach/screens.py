@@ -47,10 +47,10 @@ def draw_strip(fb, state):
         label = "x%d" % state["tides"][k]
         if k == state["tide"] and not game.is_over(state):
             fb.fill_rect(x, 0, 19, 9, 1)
-            fb.text(label, x + 2, 1, 0)
+            fb.text(label, x + 1, 1, 0)
         else:
             fb.rect(x, 0, 19, 9, 1)
-            fb.text(label, x + 2, 1, 1)
+            fb.text(label, x + 1, 1, 1)  # "x4" ends a pixel clear of the box (else it reads "x4!")
             if k < state["tide"]:
                 fb.line(x, 8, x + 18, 0, 1)  # paid
     if game.is_over(state):
@@ -109,11 +109,23 @@ def draw_board(fb, r, now, paused):
         fb.text(draw.fit(state["names"][seat], 4), PANEL_X + 9, y, c)
         points = str(state["points"][seat])
         fb.text(points, draw.W - 8 * len(points), y, c)
-    draw.hints_or_message(fb, r.message, "menu", "more", "news")
+    message = r.message
+    by = r.box.shown.get("new_game")  # a phone started this game: the box says who, until a turn is taken
+    if not message and by is not None and state["moves"] == 0 and by < len(state["names"]):
+        message = "New game: " + draw.fit(state["names"][by], 6)
+    draw.hints_or_message(fb, message, "menu", "more", "news")
+
+
+SCORES_KEY = ("pts  points", "sh   shells left", "sf   shifts left", "*    a rival")
 
 
 def draw_scores(fb, r, now):
     state = r.box.state
+    if r.page:
+        draw.title(fb, "Key")
+        draw.rows(fb, SCORES_KEY)
+        draw.hints_or_message(fb, r.message, "back", "list", "done")
+        return
     draw.title(fb, "Points shells")
     fb.text("pts sh sf", 56, 11)
     for seat in range(len(state["names"])):
@@ -123,7 +135,7 @@ def draw_scores(fb, r, now):
         fb.text(draw.fit(name, 5) + ("*" if state["rivals"][seat] else ""), 8, y)
         fb.text("%3d %2d %d" % (state["points"][seat], state["shells"][seat],
                                 game.MAX_SHIFTS - state["shifts"][seat]), 56, y)
-    draw.hints_or_message(fb, r.message, "back", "", "done")
+    draw.hints_or_message(fb, r.message, "back", "key", "done")
 
 
 def wrap(text, width):

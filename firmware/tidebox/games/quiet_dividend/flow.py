@@ -43,14 +43,15 @@ progress = draws.lap_label  # progress(state): one line for the resume screen
 
 
 def short_label(state, m):
-    """A legal move's label, with clubs' letters when the table's names make it too long."""
-    if len(m["label"]) <= 16:
+    """A legal move's label on the box's list (15 characters: the list scrolls, its last column marks
+    more lines), with clubs' letters when the table's names make it too long."""
+    if len(m["label"]) <= 15:
         return m["label"]
     a = m["args"]
     if m["move"] == "switch":
         return "Switch %s to %s" % (a["from"], a["to"])
     if m["move"] == "promote":
-        return "Promote %s (to %d)" % (a["club"], state["values"][game.CLUBS.index(a["club"])] + 1)
+        return "Promote %s to %d" % (a["club"], state["values"][game.CLUBS.index(a["club"])] + 1)
     return "Join " + a["club"]
 
 
@@ -120,6 +121,7 @@ class Board(Screen):
     def __init__(self, reader):
         super().__init__(reader)
         self.paid = len(self.box.state["payouts"])
+        self.seq = self.box.seq
 
     def draw(self, fb, now):
         draws.draw_board(fb, self, now)
@@ -127,7 +129,14 @@ class Board(Screen):
     def tick(self, now):
         # A phone's turn may have ended a payout lap or the game: show it at once.
         box = self.box
-        return self.home_if(box.phase != PLAY or len(box.state["payouts"]) != self.paid)
+        if self.home_if(box.phase != PLAY or len(box.state["payouts"]) != self.paid):
+            return True
+        if box.seq != self.seq:  # the game moved on: a note about the last turn ("Turn undone") goes
+            self.seq = box.seq
+            if self.reader.message:
+                self.reader.message = ""
+                return True
+        return False
 
     def press(self, button, kind):
         r = self.reader

@@ -8,13 +8,28 @@
   var buzzed = null; // the seq this phone last vibrated for
   var err = '';
 
+  var chosen = null; // {seq, i}: the action this phone picked on the view numbered seq, not yet confirmed
+  var note = ''; // why the last confirm sent nothing: the game changed meanwhile
+
+  // The chosen action, once confirmed: first an idle poll ("unchanged since v?") in the page's one
+  // queue, then the move right behind it. When the game has moved on meanwhile (the reader's undo,
+  // someone else's turn) the move is not sent: the page shows the game as it is now, with its own
+  // buttons. The move's seq still makes the box refuse a move sent on a stale view (409).
   function send(s, a, box) {
     var buttons = box.querySelectorAll('button');
     for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
-    T.api('POST', '/api/move', { move: a.move, args: a.args, seq: s.seq }).then(function (r) {
-      err = r.status === 200 ? '' : r.status === 409 ? 'The game moved on: here it is as it is now.'
-        : r.data.error || (r.status ? 'The box refused (' + r.status + ').' : 'No answer from the box. Try again.');
-      T.refresh();
+    chosen = null;
+    T.api('GET', '/api/state?v=' + s.v).then(function (r) {
+      if (r.status !== 200 || r.data.v !== s.v || 'box' in r.data) {
+        note = 'The game changed before your turn was sent: here it is now. Choose again.';
+        T.refresh();
+        return;
+      }
+      T.api('POST', '/api/move', { move: a.move, args: a.args, seq: s.seq }).then(function (r) {
+        err = r.status === 200 ? '' : r.status === 409 ? 'The game moved on: here it is as it is now.'
+          : r.data.error || (r.status ? 'The box refused (' + r.status + ').' : 'No answer from the box. Try again.');
+        T.refresh();
+      });
     });
   }
 
@@ -32,6 +47,20 @@
     var wrap = el('div', 'scroll');
     wrap.appendChild(t);
     return wrap;
+  }
+
+  // The setup in play, as the sheet wants it beside the board: its name, its starting values, its
+  // payout laps and every reset's values ("Setup: Seasonal. Starts A 1, B 2, C 3; pays after laps 2,
+  // 4 and 6; after the lap 2 payout the values become A 3, B 1, C 2; ...").
+  function valuesText(g, values) {
+    return values.map(function (v, k) { return g.clubs[k] + ' ' + v; }).join(', ');
+  }
+  function setupText(g) {
+    var laps = g.payout_laps.slice(0, -1).join(', ') + ' and ' + g.payout_laps[g.payout_laps.length - 1];
+    return 'Setup: ' + g.setup_name + '. Starts ' + valuesText(g, g.start) + '; pays after laps ' + laps
+      + (g.resets.length ? g.resets.map(function (r) {
+        return '; after the lap ' + r[0] + ' payout the values become ' + valuesText(g, r[1]);
+      }).join('') : '; no resets') + '.';
   }
 
   function render(s, root) {
@@ -54,28 +83,40 @@
       card.className = 'card qdturn';
       card.appendChild(el('p', 'status', 'Your turn, ' + names[me] + ': lap ' + g.lap + ' of ' + g.laps_total));
       var box = el('div', 'qdacts');
-      g.legal.forEach(function (a) { // the rules' legal turns for this seat (its private view)
-        var b = el('button', 'wide', a.label);
+      if (chosen && chosen.seq !== s.seq) chosen = null; // the game changed: choose again
+      g.legal.forEach(function (a, i) { // the rules' legal turns for this seat (its private view)
+        var b = el('button', 'wide' + (chosen && chosen.i === i ? ' chosen' : ''), a.label);
         b.type = 'button';
-        b.addEventListener('click', function () { send(s, a, box); });
+        b.setAttribute('aria-pressed', chosen && chosen.i === i ? 'true' : 'false');
+        b.addEventListener('click', function () { chosen = { seq: s.seq, i: i }; render(s, root); });
         box.appendChild(b);
       });
       card.appendChild(box);
+      if (chosen) { // a mis-tap costs nothing: the action is taken only once confirmed
+        var a = g.legal[chosen.i], bar = el('div', 'qdconfirm');
+        var yes = el('button', 'wide', 'Confirm: ' + a.label), no = el('button', 'ghost', 'Cancel');
+        yes.type = no.type = 'button';
+        yes.addEventListener('click', function () { send(s, a, card); });
+        no.addEventListener('click', function () { chosen = null; render(s, root); });
+        bar.appendChild(yes);
+        bar.appendChild(no);
+        card.appendChild(bar);
+      }
       if (buzzed !== s.seq && navigator.vibrate) navigator.vibrate(200);
       buzzed = s.seq;
     } else {
       card.appendChild(el('p', 'status', names[g.turn] + '\u2019s turn (lap ' + g.lap + ' of ' + g.laps_total + ')'));
     }
-    card.appendChild(el('p', 'err', err));
+    card.appendChild(el('p', 'err', err || note));
     err = ''; // shown once, until the game changes again
+    note = '';
     kids.push(card);
     // the public record
     card = el('div', 'card');
     card.appendChild(el('h2', null, 'The Quiet Dividend \u2013 ' + g.setup_name));
     card.appendChild(el('p', null, 'Values: ' + vals));
-    card.appendChild(el('p', 'small', 'Laps done: ' + g.laps + ' of ' + g.laps_total + '. Payouts after laps '
-      + g.payout_laps.join(', ') + (g.resets.length ? '; values reset after laps '
-      + g.resets.map(function (r) { return r[0]; }).join(', ') : '') + '.'));
+    card.appendChild(el('p', 'small', 'Laps done: ' + g.laps + ' of ' + g.laps_total + '.'));
+    card.appendChild(el('p', 'small qdsetup', setupText(g)));
     card.appendChild(table(['Player'].concat(g.clubs, ['Points']), names.map(function (n, i) {
       var who = (i === g.turn && !g.over ? '\u25b6\u00a0' : '') + n + (g.seated[i] ? '' : ' (left)');
       return [who].concat(g.shares[i], [g.totals[i]]);
@@ -107,7 +148,11 @@
     'Limits: at most 2 shares in one club and 4 in all. You pass only when nothing is legal.',
     'Six laps, one turn each. After the marked payout laps every club pays at once: your shares in each' +
       ' club times its value. Seasonal resets the values after its first two payouts.',
-    'The highest total of the three payouts wins; tied players share the win.'
+    'The highest total of the three payouts wins; tied players share the win.',
+    'The setups (the reader picks one on the box; the board below names it): Steady starts A 1, B 1, C 1' +
+      ' and pays after laps 2, 4 and 6, no resets. Early Opening starts A 2, B 1, C 0 and pays after laps' +
+      ' 1, 3 and 6, no resets. Seasonal starts A 1, B 2, C 3 and pays after laps 2, 4 and 6; after the' +
+      ' lap 2 payout the values become A 3, B 1, C 2, after the lap 4 payout A 2, B 3, C 1.'
   ];
 
   T.games.quiet_dividend = { title: 'The Quiet Dividend', render: render, how: HOW };

@@ -36,7 +36,7 @@ SETUPS = (
 )
 
 OPTIONS = (
-    ("setup", "Setup", tuple((s[0], s[1]) for s in SETUPS)),
+    ("setup", "Values & payouts", tuple((s[0], s[1]) for s in SETUPS)),  # not "Setup" on the Setup screen
     ("first", "First player", "seat_or_random"),
 )
 
@@ -500,6 +500,7 @@ def public_view(state):
         "setup_name": setup[1],
         "clubs": list(state["clubs"]),
         "values": list(state["values"]),
+        "start": list(setup[2]),
         "payout_laps": list(setup[3]),
         "resets": [[k, list(setup[4][k])] for k in sorted(setup[4])],
         "laps": state["laps"],

@@ -23,12 +23,24 @@ def values_text(values):
     return "A%d B%d C%d" % (values[0], values[1], values[2])
 
 
+def board_title(state):
+    """The setup in play and the lap ("Seasonal: lap 2"), shortened to fit ("Early Opening L2");
+    the lap row under it marks the payout laps."""
+    name = game.setup_by_id(state["setup"])[1]
+    over = game.is_over(state)
+    for title in ("%s: %s" % (name, "over" if over else "lap %d" % game.lap(state)),
+                  "%s %s" % (name, "over" if over else "L%d" % game.lap(state))):
+        if len(title) <= draw.COLS:
+            return title
+    return name
+
+
 def draw_board(fb, r, now):
     state = r.box.state
     pay_laps = game.setup_by_id(state["setup"])[3]
     lap = game.lap(state)
     over = game.is_over(state)
-    draw.title(fb, lap_label(state) + (": pays" if lap in pay_laps and not over else ""))
+    draw.title(fb, board_title(state))
     # The six laps, payout laps marked $, the lap being played inverted, laps done underlined.
     for i in range(1, game.LAPS + 1):
         x = 1 + (i - 1) * 21

@@ -157,7 +157,7 @@ def draw_final(fb, r, now):
 
 def draw_entry(fb, r, now):
     name = _names(r.box)[r.pick]
-    draw.title(fb, draw.fit(name, 10) + " enters")
+    draw.title(fb, draw.fit(name, 9) + " enters")
     islands = game.ISLANDS
     for i in range(3):
         y = 12 + i * 11
