@@ -289,7 +289,9 @@ class Board:
         self.display.pace_ms = self.pace_ms // 2
         self.save_ms = int(_env("TIDEBOX_SAVE_MS", str(self.pace_ms // 2)))
         if self.save_ms:
-            _pace_saves(self.save_ms)
+            import host_pace  # only a paced board holds its code
+
+            host_pace.pace_saves(self.save_ms)
         try:
             os.mkdir(self.storage_dir)
         except OSError:
@@ -333,47 +335,9 @@ class Board:
 
         host_sim.add_routes(app, box, self)
         if self.pace_ms:
-            _pace(app, self.pace_ms)
+            import host_pace
 
-
-def _pace(app, ms):
-    """Every connection costs ms/8 and every answer the web server builds costs ms more, spent
-    blocking as on the board (see TIDEBOX_PACE_MS above); the /sim routes only pay the connection."""
-    serve = app.serve
-    dispatch = app.dispatch_request
-
-    async def paced_serve(reader, writer):
-        time.sleep_ms(ms // 8)
-        await serve(reader, writer)
-
-    async def paced_dispatch(request):
-        response = await dispatch(request)
-        if request is None or not request.path.startswith("/sim"):
-            time.sleep_ms(ms)
-        return response
-
-    app.serve = paced_serve
-    app.dispatch_request = paced_dispatch
-
-
-def _pace_saves(ms):
-    """Every save (tidebox/storage.py: a temporary file, then a rename) blocks ms after writing the
-    temporary file, before the rename, as the flash's programming does (see TIDEBOX_SAVE_MS above)."""
-    from tidebox import storage
-
-    real = storage.os
-
-    class PacedOs:
-        stat = staticmethod(real.stat)
-        remove = staticmethod(real.remove)
-
-        @staticmethod
-        def rename(old, new):
-            if old.endswith(".tmp"):
-                time.sleep_ms(ms)
-            real.rename(old, new)
-
-    storage.os = PacedOs
+            host_pace.pace(app, self.pace_ms)
 
 
 def make_board():

@@ -343,11 +343,11 @@ class Radio:
     def start_hotspot(self, ssid, password):
         if not 8 <= len(password) <= 63:
             raise ValueError("a WPA2 passphrase has 8 to 63 characters")
+        network.country(self.country)  # read when the chip starts, so before active(True)
         ap = network.WLAN(network.AP_IF)
         if not (ap.active() and ap.config("ssid") == ssid):
             # Up already after the box restarted itself (a soft reset keeps the radio): left as it is,
             # the phones stay joined. Otherwise started here.
-            network.country(self.country)  # read when the chip starts, so before active(True)
             # No max_clients: it raises on rp2; the AP's DHCP server has 8 leases anyway.
             ap.config(ssid=ssid, key=password, security=getattr(network.WLAN, "SEC_WPA2", _WPA2_AES_PSK))
             ap.active(True)

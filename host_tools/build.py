@@ -131,7 +131,7 @@ def build_page(out_dir):
 
 
 def build_sim():
-    tree = build_tree(SIM_DIR, "host.py", ("host_sim.py", "host_heap.py"))
+    tree = build_tree(SIM_DIR, "host.py", ("host_sim.py", "host_heap.py", "host_png.py", "host_pace.py"))
     copy_if_changed(BOARDS / "host_sim.html", tree / "host_sim.html")  # the simulator's /sim page
     build_page(tree)
     return tree

@@ -59,7 +59,7 @@ FIRMWARE_MODULES = frozenset((
 # Installed on the board by deploy with `mpremote mip install <package>` (not part of the bundle).
 MIP_PACKAGES = {"ssd1306": "ssd1306", "sh1106": "github:robert-hh/SH1106"}
 # Modules of the host board and the simulator: never on a Pico.
-HOST_ONLY = frozenset(("host", "host_sim", "host_heap"))
+HOST_ONLY = frozenset(("host", "host_sim", "host_heap", "host_png", "host_pace"))
 # Imports on code paths that only CPython takes (module -> names); the board never needs them.
 CPYTHON_ONLY = {"microdot.microdot": {"types"}}  # `if not hasattr(writer, "awrite")`: CPython streams
 # Firmware modules that are there for the tests, not for the board: left out of the bundle. Any

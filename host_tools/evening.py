@@ -40,20 +40,28 @@ def heap_at_menu(box):
 
 
 def fresh_heap(tree, heap, players, pace_ms=0):
-    """A fresh box's heap at its game menu with 0..max(players) phones joined there: {count: (live
-    heap, largest free block)}."""
+    """A fresh box's heap at its game menu with each number of phones in `players` at the table:
+    {count: (live heap, largest free block)}. Fresh: just switched on with that table saved at its
+    game menu (as after a game the box restarts with its table), the saved table taken up (C)."""
     folder = tempfile.mkdtemp(prefix="tidebox-fresh-")
     box = BoxProcess(tree, folder + "/state", heap=heap, pace_ms=pace_ms)
     figures = {}
     try:
         box.start()
         box.wait_screen("choose", timeout=15)
-        table = Table()
-        for count in range(max(players) + 1):
-            if count:
-                table.names.append(box.join("Fresh%d" % count)["name"])
-            if count in players:
-                figures[count] = heap_at_menu(box)
+        if 0 in players:
+            figures[0] = heap_at_menu(box)
+        joined = 0
+        for count in sorted(c for c in players if c):
+            while joined < count:
+                joined += 1
+                box.join("Fresh%d" % joined)
+            box.kill()  # switched off, and on again
+            box.start()
+            box.wait_screen("resume", timeout=15)
+            box.press("C")  # the table taken up, at the game menu
+            box.wait_screen("choose", timeout=15)
+            figures[count] = heap_at_menu(box)
     finally:
         box.stop()
     return figures

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from boxrig import ApiError, wait_until
 from scripted_game import Pollers, play_full_game
-from table import Table
+from table import Table, firmware_games
 
 
 def with_pollers(box, tokens, play, every=1):
@@ -151,9 +151,8 @@ class PearlReach:
         self.rng = random.Random(seed)
 
     def play(self, box, table=None):
-        from tidebox.games.pearl_reach import rules
-
         tokens = (table or Table()).sit(box, self.game, self.players)
+        rules = firmware_games().load(self.game)
         # setup: rivals 1 -> none -> 2; the speed line: 2 s -> 1 s; who sets out first: the first person
         for button in ("C", "B", "B", "A", "A", "B", "A", "B"):
             box.press(button)

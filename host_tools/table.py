@@ -75,8 +75,8 @@ class Table:
             self.tokens.pop()
 
     def change_game(self, box):
-        box.press("A")  # the players menu
-        for _ in range(2):
+        box.press("A")  # the players menu: Add player here, Remove player, New table, Change game
+        for _ in range(3):
             box.press("A")  # Change game
         if box.press("C") != "choose":
             raise AssertionError("Change game did not go back to the game menu")

@@ -10,9 +10,10 @@ import time
 
 from micropython import const
 
-from tidebox import games, restart, screens
+from tidebox import draw, games, screens
 from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, Refused
 
+NEXT_FILE = "next.json"  # the step the box takes after it restarts itself (tidebox/restart.py)
 SPLASH_MS = const(1500)
 FLASH_MS = const(3000)  # the screen flashes this long when the countdown reaches zero
 FLASH_HALF_MS = const(250)  # ... four times a second
@@ -60,9 +61,8 @@ class Reader:
         self.qr_drawer = None  # draw(fb, "wifi_qr" | "page_qr"), set when QR codes are available
         self.dirty = True
         self.last_second = -1
-        self.pressing = None  # the button from a press until its screen is shown (see press)
-        self.pressing_kind = self.pressing_on = None
-        self.pressing_seq = 0
+        # From a press until its screen is shown: [button, kind, screen, box.seq] (see press).
+        self.pressing = [None, None, None, 0]
         box.listeners.append(self.touch)
         box.reader = self
 
@@ -102,6 +102,7 @@ class Reader:
         else:
             self.forget_flow()  # joining and setup need only the rules: the players' phones need the heap
         drop("welcome")  # the splash and the resume offer are shown once after a start
+        drop("restart")  # ... and read the step the box took after it restarted itself
         if box.phase != OVER:
             drop("end")  # the end of a game (tidebox/end.py): its code is heap the next game can use
         if box.phase == CHOOSE:
@@ -192,13 +193,36 @@ class Reader:
         self.restart(step, game, tries, True)
 
     def restart(self, step, game=None, tries=0, short=False):
-        """Restart the box, which then takes `step` (restart.py). What the box holds in RAM goes
-        first: it comes back from flash, and the room is needed to write the step down."""
+        """Restart the box, which then takes `step` (tidebox/restart.py says why and how). What the
+        box holds in RAM goes first: it comes back from flash, and the room is needed to write the
+        step down (with a short of memory, the press under way too, made again if nothing was saved
+        since) and to say on the panel what happens."""
         self.stack = []
         self.flow = self.flow_tick = None
         self.box.let_go()
         gc.collect()
-        restart.restart(self, step, game, tries, short)
+        pressing = self.pressing
+        press = pressing if short and step == "home" and pressing[0] is not None else None
+        try:
+            self.box.storage.save(NEXT_FILE, {"do": step, "game": game, "tries": tries, "press": press})
+        except (OSError, MemoryError):
+            pass  # without the step the box comes back at its save, with the resume offer
+        fb = self.fb
+        fb.fill(0)
+        if self.inverted:
+            self.inverted = 0
+            fb.invert(0)
+        draw.title(fb, "Short of memory" if short else "One moment")
+        try:
+            # The rest of the words, and the log of why: imported only now, into the room just let
+            # go of, so the rest of the time this code takes no heap.
+            from tidebox import restart
+
+            restart.say(self, step, short)
+        except MemoryError:
+            pass
+        fb.show()
+        self.box.board.restart()
 
     # ------------------------------------------------------------ buttons and time
 
@@ -207,11 +231,12 @@ class Reader:
         self.message = ""
         # What is being pressed, kept until its screen has been drawn: a MemoryError on the way
         # restarts the box (short_of_memory), which presses it again if nothing was saved meanwhile.
-        # (Kept as four fields, not a tuple: recording it must not need memory.)
-        self.pressing = button
-        self.pressing_kind = kind
-        self.pressing_on = self.screen
-        self.pressing_seq = self.box.seq
+        # (Kept in a list made once: recording it must not need memory.)
+        pressing = self.pressing
+        pressing[0] = button
+        pressing[1] = kind
+        pressing[2] = self.screen
+        pressing[3] = self.box.seq
         try:
             self.top().press(button, kind)
         except Refused as e:
@@ -272,4 +297,4 @@ class Reader:
         self.fb.fill(0)
         self.top().draw(self.fb, now)
         self.fb.show()
-        self.pressing = None  # the press, if any, is done: its screen is shown
+        self.pressing[0] = None  # the press, if any, is done: its screen is shown

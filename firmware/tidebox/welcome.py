@@ -10,18 +10,18 @@ RESTARTED = "Memory tidied up"  # the message line once the box restarted itself
 
 
 def take(storage):
-    """The step written down before the box restarted itself (restart.py), or None (it did not: a
-    power cut, a first start); forgotten once read, so that a later power cut is a power cut."""
+    """The step written down before the box restarted itself (Reader.restart), or None (it did not:
+    a power cut, a first start); forgotten once read, so that a later power cut is a power cut."""
     from tidebox import restart
+    from tidebox.reader import NEXT_FILE
 
     try:
-        step = storage.load(restart.NEXT_FILE)
+        step = storage.load(NEXT_FILE)
     except ValueError:
         step = None
     if step is not None:
-        storage.remove(restart.NEXT_FILE)
-        known = step.get("do") in (restart.MENU, restart.CHOOSE, restart.SETUP, restart.START, restart.HOME)
-        if not known or type(step.get("tries")) is not int:
+        storage.remove(NEXT_FILE)
+        if step.get("do") not in restart.STEPS or type(step.get("tries")) is not int:
             step = None
     return step
 

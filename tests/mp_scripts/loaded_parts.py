@@ -15,8 +15,7 @@ box = Box(board, Storage(os.getenv("TIDEBOX_STATE_DIR")))
 reader = Reader(box, board.display, None)
 CORE = ("tidebox.box", "tidebox.reader", "tidebox.storage", "tidebox.screens", "tidebox.draw",
         "tidebox.games", "tidebox.games.base", "tidebox.seats", "tidebox.timer", "tidebox.viewjson",
-        "tidebox.hotspot", "tidebox.buttons", "tidebox.jsoncheck", "tidebox.gate", "tidebox.restart",
-        "tidebox")
+        "tidebox.hotspot", "tidebox.buttons", "tidebox.jsoncheck", "tidebox.gate", "tidebox")
 seen = {}
 
 
