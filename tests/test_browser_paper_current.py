@@ -192,7 +192,7 @@ def test_three_phones_and_the_sim_buttons_play_a_whole_course(request, open_fw_p
             cy = phones[2]
             cy.route("**/api/move", stale_edit)
             boat_button(cy, 1, 0).click()
-            expect(cy.locator("#other .err")).to_contain_text("Someone else changed the results just now")
+            expect(cy.locator("#other .err")).to_have_text("The game moved on: here it is as it is now.")
             expect(boat_button(cy, 1, 2)).to_have_attribute("aria-pressed", "true")
             cy.unroute("**/api/move")
             assert box.state(token)["game"]["results"][0] == 2

@@ -11,11 +11,7 @@
   function send(s, a, box) {
     var buttons = box.querySelectorAll('button');
     for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
-    T.api('POST', '/api/move', { move: a.move, args: a.args, seq: s.seq }).then(function (r) {
-      err = r.status === 200 ? '' : r.status === 409 ? 'The game moved on: here it is as it is now.'
-        : r.data.error || (r.status ? 'The box refused (' + r.status + ').' : 'No answer from the box. Try again.');
-      T.refresh();
-    });
+    T.move(a.move, a.args, s.seq).then(function (r) { err = r.say; });
   }
 
   function table(head, rows) {
