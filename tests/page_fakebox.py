@@ -150,6 +150,8 @@ class FakeBox:
         box = self.box
         if action == "setup":  # C on the join screen
             box.to_setup()
+        elif action == "choose":  # the players menu's "change the game", then a game on the menu
+            box.choose_game(body["game"])
         elif action == "start":  # the setup screen's options, then C: the first tide card
             if box.phase == "join":
                 box.to_setup()
@@ -351,6 +353,9 @@ class BoxControl:
         status, data = call(self.url, "/api/join", {"name": name})
         assert status == 200, data
         return Player(self.url, data["token"], data["seat"], data["name"])
+
+    def choose(self, game):
+        return self.press("choose", game=game)
 
     def start(self, deck=tt.DECK_NUMBERED, practice=False, reader=0):
         return self.press("start", deck=deck, practice=practice, reader=reader)
