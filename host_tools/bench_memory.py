@@ -6,7 +6,7 @@ the peak gc.mem_alloc() during the Token Tide game, and the size of the firmware
 
 import build
 import romfs
-from game_drivers import DRIVERS
+from game_drivers import registered
 from memory_proof import PROOF_HEAP_KB, run_game
 
 STEP_KB = 4
@@ -49,7 +49,7 @@ def run():
     token_tide = smallest_heap(tree)
     yield "min_heap_kb", token_tide, "KB"
     # The other games, each tried first a little above Token Tide's figure (fewer runs to bisect).
-    for game, driver in DRIVERS.items():
+    for game, driver in registered():
         if game != "token_tide":
             first = min(PROOF_HEAP_KB, (token_tide or PROOF_HEAP_KB) + 16)
             yield "min_heap_kb_" + game, smallest_heap(tree, driver=driver(), high=first), "KB"

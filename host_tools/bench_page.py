@@ -4,8 +4,11 @@ requests, the idle poll, and how soon eight phones in headless Chromium show a r
     python host_tools/bench_page.py        prints `name: value unit` lines (also part of `make bench`)
 
 Figures:
-  page_gzip_bytes            the built page a phone downloads (build/sim/www/index.html.gz)
-  page_requests              requests one phone makes to load the page and join (until its lobby shows)
+  page_gzip_bytes            the shared page every phone downloads (build/sim/www/index.html.gz)
+  page_part_gzip_bytes_<game>  each game's part, which a phone downloads once that game is chosen
+                             (build/sim/www/<game>.js.gz)
+  page_requests              requests one phone makes to load the page and join (until its lobby shows;
+                             the chosen game's part among them)
   idle_poll_bytes            the whole answer (status line, headers, body) to `GET /api/state?v=<current>`
   reveal_latency_ms_median   from the reader's reveal press (the POST /sim/press C) until a phone's page
   reveal_latency_ms_max      shows the reveal, over every phone and round (8 phones, ROUNDS rounds)
@@ -118,6 +121,8 @@ def reveal_round(box, pages, tokens, round_number):
 def run():
     tree = build.build_sim()
     yield "page_gzip_bytes", (tree / "www" / "index.html.gz").stat().st_size, "bytes"
+    for game in build.game_ids():
+        yield "page_part_gzip_bytes_" + game, (tree / "www" / (game + ".js.gz")).stat().st_size, "bytes"
     if not Path(CHROMIUM).exists():
         raise RuntimeError("Debian chromium is not installed: no browser figures")
     from playwright.sync_api import sync_playwright

@@ -5,6 +5,7 @@ Lays out `build/sim/` as the board's filesystem would be: every firmware module 
 the board. `main.py` stays source, as on the board. Only files whose source changed are recompiled.
 """
 
+import ast
 import hashlib
 import os
 import shutil
@@ -77,11 +78,35 @@ def compile_file(src, dst, source_name=None):
     return True
 
 
+def game_ids(firmware=None):
+    """The games the box hosts, in its menu's order: the ids in GAMES (firmware/tidebox/games/
+    __init__.py), the one list the box, the page, the bundle and the bench read. Read from the source
+    (GAMES must be a literal), so no tool imports the firmware for it; () for a firmware without it."""
+    path = Path(firmware or FIRMWARE) / "tidebox" / "games" / "__init__.py"
+    if not path.exists():
+        return ()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "GAMES" for t in node.targets):
+            return tuple(game for game, _title in ast.literal_eval(node.value))
+    return ()
+
+
+def left_out_games(firmware=None):
+    """Game packages beside the registered ones that GAMES does not list: built into nothing."""
+    folder = Path(firmware or FIRMWARE) / "tidebox" / "games"
+    known = set(game_ids(firmware))
+    return sorted(p.name for p in folder.glob("*/__init__.py") for p in [p.parent] if p.name not in known)
+
+
 def firmware_sources():
-    """(source path, path on the board) for every firmware module, main.py excluded."""
+    """(source path, path on the board) for every firmware module, main.py excluded, and the game
+    packages GAMES leaves out (a game is on the box only once it is registered there)."""
+    left_out = set(left_out_games())
     for src in sorted(FIRMWARE.rglob("*.py")):
         rel = src.relative_to(FIRMWARE)
         if rel.name == "main.py" and len(rel.parts) == 1:
+            continue
+        if rel.parts[:2] == ("tidebox", "games") and len(rel.parts) > 3 and rel.parts[2] in left_out:
             continue
         yield src, rel
 

@@ -8,6 +8,7 @@
     tidebox/**.mpy               the firmware, compiled with mpy-cross
     lib/microdot/*.mpy           the microdot modules the firmware imports
     www/index.html.gz            the phones' page (host_tools/pagebuild.py)
+    www/<game>.js.gz             each game's part of the page, for every game in GAMES
     settings.json                this box's settings (pins, panel, buzzer, Wi-Fi country)
 
 The bundle holds exactly what main.py imports: the import closure is computed from the sources
@@ -15,7 +16,9 @@ The bundle holds exactly what main.py imports: the import closure is computed fr
 and microdot. An import guarded by `try: ... except ImportError` is optional: bundled when its
 module exists, skipped when not. The build fails when a required module is missing, when a host-only
 module (host, host_sim) would be needed, or when the compiled tree holds a module nothing imports
-(except those NOT_ON_BOARD names: test support that lives in firmware/).
+(except those NOT_ON_BOARD names: test support that lives in firmware/). The games are those GAMES
+lists (firmware/tidebox/games/__init__.py): a game package it leaves out is not on the board, in
+neither its code nor its part of the page.
 
 Environment (so that `make bundle` / `make deploy` take them too): TIDEBOX_BOARD, TIDEBOX_SETTINGS.
 """
@@ -42,6 +45,7 @@ BOARD_NAMES = ("pico_w", "pico2_w")
 DEFAULT_BOARD = "pico_w"
 SETTINGS_NAME = "settings.json"
 PAGE_NAME = "www/index.html.gz"
+PAGE_DIR = "www/"  # the page and the games' parts (host_tools/pagebuild.py): files, not code
 MPY_MAJOR = 6  # .mpy version of MicroPython 1.20 and later
 MIN_FIRMWARE = {"pico_w": (1, 21, 0), "pico2_w": (1, 25, 0)}  # asyncio by that name; RPI_PICO2_W builds
 
@@ -253,11 +257,11 @@ def import_closure(board=DEFAULT_BOARD, firmware=None, boards=None, microdot=Non
     queue = [Module("main", entry, "main.py")]
     seen = set()
     # The reader imports a game by name when it is chosen (tidebox/games/__init__.py), which no import
-    # statement shows: every game package and its modules are roots as well.
+    # statement shows: every package GAMES lists, and its modules, are roots as well.
+    registered = build.game_ids(firmware)
     for name in sorted(available):
         parts = name.split(".")
-        game = firmware / "tidebox" / "games" / parts[2] if len(parts) > 2 else None
-        if parts[:2] == ["tidebox", "games"] and game is not None and game.is_dir():
+        if parts[:2] == ["tidebox", "games"] and len(parts) > 2 and parts[2] in registered:
             seen.add(name)
             closure.modules[name] = available[name]
             queue.append(available[name])
@@ -430,9 +434,14 @@ def tree_files(out_dir):
     return sorted(p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*") if p.is_file())
 
 
-def check_tree(out_dir, closure, assets=(SETTINGS_NAME, PAGE_NAME)):
+def is_asset(rel):
+    """A file of the bundle that is not code: the settings, the page and the games' parts."""
+    return rel == SETTINGS_NAME or rel.startswith(PAGE_DIR)
+
+
+def check_tree(out_dir, closure):
     """(missing, extra): code files the closure needs but the tree lacks, and the other way round."""
-    present = set(tree_files(out_dir)) - set(assets)
+    present = {rel for rel in tree_files(out_dir) if not is_asset(rel)}
     wanted = closure.files()
     return sorted(wanted - present), sorted(present - wanted)
 
@@ -478,7 +487,7 @@ def build_bundle(out_dir=BUNDLE_DIR, board=DEFAULT_BOARD, settings_file=None):
         (out_dir / rel).unlink(missing_ok=True)
     # Leftovers of earlier builds that build_tree does not own (it cleans .mpy files only).
     for rel in tree_files(out_dir):
-        if not rel.endswith(".mpy") and rel not in ("main.py", SETTINGS_NAME, PAGE_NAME):
+        if not rel.endswith(".mpy") and rel != "main.py" and not is_asset(rel):
             (out_dir / rel).unlink()
 
     missing, extra = check_tree(out_dir, closure)
@@ -497,7 +506,9 @@ def build_bundle(out_dir=BUNDLE_DIR, board=DEFAULT_BOARD, settings_file=None):
     (out_dir / SETTINGS_NAME).write_text(json.dumps(settings, indent=1) + "\n", encoding="utf-8")
     page = _page(out_dir)
     if not page:
-        (out_dir / PAGE_NAME).unlink(missing_ok=True)
+        for rel in tree_files(out_dir):
+            if rel.startswith(PAGE_DIR):
+                (out_dir / rel).unlink()
 
     files = {rel: [(out_dir / rel).stat().st_size, sha256(out_dir / rel)] for rel in tree_files(out_dir)}
     info = {
@@ -512,6 +523,8 @@ def build_bundle(out_dir=BUNDLE_DIR, board=DEFAULT_BOARD, settings_file=None):
         "skipped_optional": sorted(name for importer, name in closure.skipped
                                    if not importer.startswith("microdot")),
         "page": page,
+        "games": list(build.game_ids()),
+        "left_out_games": build.left_out_games(),
         "files": files,
         "total_bytes": sum(size for size, _ in files.values()),
     }
@@ -528,6 +541,10 @@ def report(info, out_dir):
     if info["skipped_optional"]:
         lines.append("  optional modules that do not exist yet (the firmware does without): %s"
                      % ", ".join(info["skipped_optional"]))
+    lines.append("  games (GAMES): %s" % (", ".join(info["games"]) or "none"))
+    if info["left_out_games"]:
+        lines.append("  not on the board, as GAMES does not list them: %s"
+                     % ", ".join(info["left_out_games"]))
     if not info["page"]:
         lines.append("  warning: host_tools/pagebuild.py is missing, so the bundle has no phone page")
     return "\n".join(lines)

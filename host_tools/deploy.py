@@ -12,8 +12,9 @@ the bundle no longer has; check the copies; reset the board.
 With --uf2 (or TIDEBOX_UF2), a MicroPython firmware is flashed first: copied to the Pico's BOOTSEL
 USB drive when one is mounted (a running MicroPython board is asked into BOOTSEL with `mpremote
 bootloader`), or loaded with picotool where it is installed. On a firmware with Tidebox frozen in
-(`make firmware`), only main.py, settings.json and the page are copied: the board's copies of the
-frozen modules are deleted, as they would shadow the frozen ones. On a firmware with a ROMFS
+(`make firmware`), only main.py, settings.json and the page (www/: the shared page and each game's
+part) are copied: the board's copies of the frozen modules are deleted, as they would shadow the
+frozen ones. On a firmware with a ROMFS
 partition (`make firmware-romfs`), the bundle's .mpy files go into that partition as one image
 (romfs.py; `mpremote romfs deploy`, only when the board's differs), mounted at /rom at boot; main.py,
 settings.json and the page are copied as files, and the board's .mpy copies are deleted, as they

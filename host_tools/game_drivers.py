@@ -1,6 +1,7 @@
 """Whole games played on a running box (BoxProcess) by scripted phones and buttons, one driver per
-game, each with the phones polling as the page does (scripted_game.Pollers) until every one has been
-told the game is over. memory_proof.run_game plays one at a given heap; bench_memory.py bisects.
+game in GAMES (driver_for, registered), each with the phones polling as the page does
+(scripted_game.Pollers) until every one has been told the game is over. memory_proof.run_game
+plays one at a given heap; bench_memory.py bisects.
 
 A driver has `game` (the game's id), `players` (phones at the table) and
     play(box, table=None) -> (final view, poller stats {"requests", "errors", "told_the_end"})
@@ -14,6 +15,7 @@ import random
 import time
 from pathlib import Path
 
+import build
 from boxrig import ApiError, wait_until
 from scripted_game import Pollers, play_full_game
 from table import Table, firmware_games
@@ -192,3 +194,23 @@ class PearlReach:
 
 
 DRIVERS = {d.game: d for d in (TokenTide, QuietDividend, PaperCurrent, PearlReach)}
+
+
+def driver_for(game):
+    """The driver of a game in GAMES (firmware/tidebox/games/__init__.py). A registered game without a
+    driver is an error, never a skip: the bench and the heap test would leave it unmeasured."""
+    if game not in build.game_ids():
+        raise LookupError("%s is not in GAMES (firmware/tidebox/games/__init__.py)" % game)
+    if game not in DRIVERS:
+        raise LookupError("%s is in GAMES but has no driver: write one in host_tools/game_drivers.py (game, "
+                          "players, play(box), finished(view)) and add it to DRIVERS" % game)
+    return DRIVERS[game]
+
+
+def registered():
+    """(game, driver class) for every game in GAMES, in the menu's order; a driver for a game GAMES
+    does not list is an error too (a game removed from the box, or a misspelt id)."""
+    stray = sorted(set(DRIVERS) - set(build.game_ids()))
+    if stray:
+        raise LookupError("drivers for games not in GAMES: %s" % ", ".join(stray))
+    return [(game, driver_for(game)) for game in build.game_ids()]

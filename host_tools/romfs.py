@@ -11,10 +11,11 @@ still comes first, so a module there shadows the image's (deploy.py deletes such
 
 `bundle_image()` packs every `.mpy` of the bundle (bundle.py) into an image laid out as on the
 board's filesystem (tidebox/..., lib/microdot/..., board.mpy, pico_common.mpy): /rom and /rom/lib
-are on sys.path as / and /lib are. main.py, settings.json and the phones' page stay files on the
-littlefs, as do the saved games in /data and the display driver mip installs into /lib. Run as a
-program it writes the image next to the bundle (build/bundle.romfs), which `make deploy` writes to a
-board whose firmware has a ROMFS partition (`mpremote romfs deploy`). LAYOUTS is the flash layout
+are on sys.path as / and /lib are. main.py, settings.json and the phones' page (www/: the shared
+page and each game's part) stay files on the littlefs, as do the saved games in /data and the
+display driver mip installs into /lib. Run as a program it writes the image next to the bundle
+(build/bundle.romfs), which `make deploy` writes to a board whose firmware has a ROMFS partition
+(`mpremote romfs deploy`). LAYOUTS is the flash layout
 of the project's ROMFS firmware (boards/PICO_W_ROMFS/, boards/PICO2_W_ROMFS/, firmware.py --romfs).
 
 `build_romfs_tree()` lays out build/romfs/: every `.mpy` of the simulator's tree packed into
@@ -39,7 +40,7 @@ import build
 ROMFS_DIR = build.ROOT / "build" / "romfs"
 HEADER = b"\xd2\xcd\x31"  # a ROMFS image starts with these bytes
 # Bundle files that stay on the littlefs: main.py (MicroPython runs main.py from the current folder,
-# as a source file), the box's own settings and the phones' page (read by path).
+# as a source file), the box's own settings and the phones' page and games' parts (read by path).
 NOT_IN_IMAGE = ("main.py", "settings.json", "www/")
 IMAGE = "app.romfs"
 BOOT_SCRIPT = "boot_rom.py"

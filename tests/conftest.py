@@ -67,5 +67,6 @@ def small_bundle(tmp_path):
     compile_to(out / "tidebox" / "box.mpy", "def box():\n    return 1\n")
     compile_to(out / "lib" / "microdot" / "__init__.mpy", "Microdot = 1\n")
     (out / "www" / "index.html.gz").write_bytes(b"\x1f\x8b fake page")
+    (out / "www" / "token_tide.js.gz").write_bytes(b"\x1f\x8b fake part")  # a game's part of the page
     write_info(out)
     return out

@@ -1,14 +1,16 @@
 """A stand-in box for the phone page's browser tests, and the pytest fixtures that use it.
 
-`FakeBox` is a small CPython HTTP server (stdlib only) that serves the built page and answers the
-phones' JSON API by driving the REAL firmware's Box (firmware/tidebox/box.py) with Token Tide's rules
-under CPython: joining, rejoin codes, seats, moves, versions, "unchanged" answers of just {"v": N},
-the countdown and what the box shows (box.show / shown) are the firmware's own, so this stand-in
-cannot drift from it. Only the board (a seeded random source, a clock that follows real time and can
-be advanced, a temporary storage folder) and the web layer (the same statuses and JSON checks as
-tidebox/web.py, without microdot) are stood in. Endpoints under /test/ press the reader's buttons by
-calling the Box as the box's screens do (setup, start, reveal, a reveal step, next card, rejoin code,
-drop, timer, clock), and report what the box knows (hidden) and what the browser did (traffic).
+`FakeBox` is a small CPython HTTP server (stdlib only) that serves the built page and each game's
+part of it, and answers the phones' JSON API by driving the REAL firmware's Box
+(firmware/tidebox/box.py) with Token Tide's rules under CPython: joining, rejoin codes, seats,
+moves, versions, "unchanged" answers of just {"v": N}, the countdown and what the box shows
+(box.show / shown) are the firmware's own, so this stand-in cannot drift from it. Only the board
+(a seeded random source, a clock that follows real time and can be advanced, a temporary storage
+folder) and the web layer (the same statuses and JSON checks as tidebox/web.py, without microdot,
+and each game's part served as web.part serves it) are stood in. Endpoints under /test/ press the
+reader's buttons by calling the Box as the box's screens do (setup, start, reveal, a reveal step,
+next card, rejoin code, drop, timer, clock), and report what the box knows (hidden) and what the
+browser did (traffic).
 
 Test modules load the fixtures with `pytest_plugins = ("page_fakebox",)`. The box under test is the
 `box_url` fixture: to point the browser tests at the real firmware, that fixture is the one line to
@@ -100,8 +102,9 @@ class FakeBox:
     """The firmware's Box on a FakeBoard, Token Tide chosen, one lock around every call to it (the
     firmware serves one request at a time), and a record of what the browser asked."""
 
-    def __init__(self, page_gz, storage_dir, seed=1):
+    def __init__(self, page_gz, storage_dir, seed=1, parts=None):
         self.page_gz = page_gz
+        self.parts = parts or {}  # game -> its part of the page, gzipped (served at /part/<game>.js)
         self.lock = threading.RLock()
         self.board = FakeBoard(storage_dir, seed)
         self.storage = Storage(storage_dir)
@@ -147,6 +150,8 @@ class FakeBox:
         box = self.box
         if action == "setup":  # C on the join screen
             box.to_setup()
+        elif action == "choose":  # the players menu's "change the game", then a game on the menu
+            box.choose_game(body["game"])
         elif action == "start":  # the setup screen's options, then C: the first tide card
             if box.phase == "join":
                 box.to_setup()
@@ -247,6 +252,12 @@ class Handler(BaseHTTPRequestHandler):
             if method == "GET" and url.path == "/":
                 self.reply(200, fake.page_gz, "text/html; charset=utf-8", "gzip")
                 return
+            if method == "GET" and url.path.startswith("/part/"):  # as web.part
+                game = url.path[6:-3] if url.path.endswith(".js") else ""
+                if game not in fake.parts:
+                    raise Refused(404, "no such part of the page on the box")
+                self.reply(200, fake.parts[game], "text/javascript; charset=utf-8", "gzip")
+                return
             body = self.body() if method == "POST" else b""
             with fake.lock:
                 seat = fake.box.seats.seat_of(self.headers.get(TOKEN_HEADER))
@@ -274,9 +285,9 @@ class Handler(BaseHTTPRequestHandler):
 class FakeBoxServer:
     """Runs a FakeBox on 127.0.0.1 on a free port in a background thread."""
 
-    def __init__(self, page_gz):
+    def __init__(self, page_gz, parts=None):
         self.folder = tempfile.TemporaryDirectory()  # the box's flash
-        self.box = FakeBox(page_gz, self.folder.name)
+        self.box = FakeBox(page_gz, self.folder.name, parts=parts)
         handler = type("BoundHandler", (Handler,), {"box": self.box})
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.httpd.daemon_threads = True
@@ -343,6 +354,9 @@ class BoxControl:
         assert status == 200, data
         return Player(self.url, data["token"], data["seat"], data["name"])
 
+    def choose(self, game):
+        return self.press("choose", game=game)
+
     def start(self, deck=tt.DECK_NUMBERED, practice=False, reader=0):
         return self.press("start", deck=deck, practice=practice, reader=reader)
 
@@ -381,18 +395,29 @@ class BoxControl:
 
 
 @pytest.fixture(scope="session")
-def page_gz(tmp_path_factory):
+def page_www(tmp_path_factory):
+    """The built page and every game's part, as on the box's flash: {file name: gzipped bytes}."""
     out = tmp_path_factory.mktemp("www")
-    pagebuild.build_page(out)
-    data = (out / pagebuild.OUT_NAME).read_bytes()
+    return {name: (out / name).read_bytes() for name in pagebuild.build_all(out)}
+
+
+@pytest.fixture(scope="session")
+def page_gz(page_www):
+    data = page_www[pagebuild.OUT_NAME]
     assert gzip.decompress(data).startswith(b"<!doctype html>")
     return data
 
 
+@pytest.fixture(scope="session")
+def page_parts(page_www):
+    """game -> its part of the page, gzipped."""
+    return {game: page_www[pagebuild.PART_NAME % game] for game in pagebuild.build.game_ids()}
+
+
 @pytest.fixture
-def box_url(page_gz):
+def box_url(page_gz, page_parts):
     """The address of the box under test (a fresh fake box for every test)."""
-    with FakeBoxServer(page_gz) as server:
+    with FakeBoxServer(page_gz, page_parts) as server:
         yield server.url
 
 

@@ -1,11 +1,13 @@
 """The phones' API on the real firmware: clear 4xx answers that change nothing, tokens, rejoin codes,
 cheap polling and the captive-portal probes."""
 
+import gzip
 import json
 import socket
 import struct
 from pathlib import Path
 
+import build
 import fuzzing
 import pytest
 from boxrig import ApiError, BoxProcess
@@ -122,6 +124,23 @@ def test_captive_portal_probes_are_sent_to_the_page(box, path):
     status, headers, _ = box.request("GET", path, headers={"Host": "connectivitycheck.gstatic.com"})
     assert status == 302
     assert headers["Location"] == "http://localhost:%d/" % box.port
+
+
+def test_each_game_part_of_the_page_is_served_from_flash(box, sim_tree):
+    """GET /part/<game>.js: the registered game's part, the built file byte for byte, pre-gzipped."""
+    games = build.game_ids()
+    assert games
+    for game in games:
+        status, headers, payload = box.request("GET", "/part/%s.js" % game)
+        assert status == 200, (game, payload[:200])
+        assert headers["Content-Encoding"] == "gzip" and headers["Content-Type"].startswith("text/javascript")
+        assert headers["Connection"] == "close"
+        assert payload == (sim_tree / "www" / (game + ".js.gz")).read_bytes()
+        assert gzip.decompress(payload).startswith(b'Tidebox.style("%s", ' % game.encode())
+    # nothing but a registered game's part: no other file, no way out of the folder
+    for path in ("/part/nothing.js", "/part/token_tide", "/part/token_tide.js.gz", "/part/index.html.js",
+                 "/part/../game.json", "/part/%2e%2e/main.py", "/part/"):
+        assert "no such part" in refused(box, 404, "GET", path), path
 
 
 def test_unknown_api_is_a_clear_404(box):

@@ -192,7 +192,7 @@ def test_three_phones_and_the_sim_buttons_play_a_whole_course(request, open_fw_p
             cy = phones[2]
             cy.route("**/api/move", stale_edit)
             boat_button(cy, 1, 0).click()
-            expect(cy.locator("#other .err")).to_contain_text("Someone else changed the results just now")
+            expect(cy.locator("#other .err")).to_have_text("The game moved on: here it is as it is now.")
             # the note is where Cy tapped: right under boat 1's buttons, not above the score entry
             row = cy.locator(".pc-boat").nth(0).bounding_box()
             note = cy.locator("#other .err").bounding_box()

@@ -15,7 +15,8 @@ import pytest
 from micropython_runner import MP_SCRIPTS
 
 FAKES = MP_SCRIPTS / "fakes_pico"
-ASSETS = {bundle.SETTINGS_NAME, bundle.PAGE_NAME}
+# the settings, the page and every registered game's part of it
+ASSETS = {bundle.SETTINGS_NAME, bundle.PAGE_NAME} | {"www/%s.js.gz" % g for g in build.game_ids()}
 
 
 def compiled_board(name):
@@ -92,6 +93,16 @@ def test_page_is_gzipped_html(built):
     out, info = built
     html = gzip.decompress((out / "www" / "index.html.gz").read_bytes()).decode()
     assert "<html" in html.lower() and info["page"] is True
+
+
+def test_every_registered_game_has_its_part_of_the_page(built):
+    out, info = built
+    assert info["games"] == list(build.game_ids()) and info["left_out_games"] == []
+    for game in build.game_ids():
+        script = gzip.decompress((out / "www" / (game + ".js.gz")).read_bytes()).decode()
+        assert script.startswith('Tidebox.style("%s", ' % game), game
+    assert sorted(f for f in bundle.tree_files(out) if f.startswith("www/")) == sorted(
+        ["www/index.html.gz"] + ["www/%s.js.gz" % g for g in build.game_ids()])
 
 
 def test_sizes_are_reported(built):
@@ -295,6 +306,31 @@ def test_a_firmware_module_nothing_imports_fails_the_build(tmp_path, monkeypatch
     assert sorted(info["files"]) == ["board.mpy", "main.py", "pico_common.mpy", "settings.json",
                                      "tidebox/__init__.mpy", "tidebox/box.mpy", "tidebox/buttons.mpy",
                                      "tidebox/gate.mpy", "www/index.html.gz"]
+
+
+def test_a_game_package_left_out_of_games_is_not_on_the_board(tmp_path, monkeypatch):
+    qd = build.FIRMWARE / "tidebox" / "games" / "quiet_dividend"
+    fw = firmware(tmp_path, dict(BASE, **{
+        "main.py": "import board\nimport tidebox.box\nimport tidebox.games\n",
+        "tidebox/games/__init__.py": "GAMES = (\n    (\"quiet_dividend\", \"Quiet Dividend\"),\n)\n",
+        "tidebox/games/quiet_dividend/__init__.py": "",
+        "tidebox/games/quiet_dividend/rules.py": "SHORT = 'QD'\n",
+        "tidebox/games/quiet_dividend/page.js": (qd / "page.js").read_text(),
+        "tidebox/games/quiet_dividend/page.css": (qd / "page.css").read_text(),
+        # a game being written, not in GAMES yet: the folder scan this replaced shipped it
+        "tidebox/games/draft/__init__.py": "",
+        "tidebox/games/draft/rules.py": "SHORT = 'D'\n",
+        "tidebox/games/draft/page.js": "(function () { window.Tidebox.games.draft = {}; })();\n",
+    }))
+    monkeypatch.setattr(build, "FIRMWARE", fw)
+    monkeypatch.setattr(bundle, "FIRMWARE", fw)
+    info = bundle.build_bundle(tmp_path / "bundle")
+    games = sorted(f for f in info["files"] if "games" in f or f.startswith("www/"))
+    assert games == ["tidebox/games/__init__.mpy", "tidebox/games/quiet_dividend/__init__.mpy",
+                     "tidebox/games/quiet_dividend/rules.mpy", "www/index.html.gz",
+                     "www/quiet_dividend.js.gz"]
+    assert info["games"] == ["quiet_dividend"] and info["left_out_games"] == ["draft"]
+    assert "not on the board, as GAMES does not list them: draft" in bundle.report(info, tmp_path / "bundle")
 
 
 def test_a_missing_entry_point(tmp_path):

@@ -435,11 +435,12 @@ def test_frozen_firmware_gets_only_main_settings_and_page(small_bundle, tmp_path
     assert summary["copy"] == []  # main.py, settings and the page are already there
     assert summary["remove"] == ["board.mpy", "lib/microdot/__init__.mpy", "pico_common.mpy",
                                  "tidebox/__init__.mpy", "tidebox/box.mpy"]  # they would shadow the frozen
-    assert flash_files(flash) == ["lib/ssd1306.mpy", "main.py", "settings.json", "www/index.html.gz"]
+    assert flash_files(flash) == ["lib/ssd1306.mpy", "main.py", "settings.json", "www/index.html.gz",
+                                 "www/token_tide.js.gz"]
     assert "frozen in" in log
     fresh = FakeTransport(tmp_path / "fresh", frozen=True)
     summary, _ = run(fresh, small_bundle)
-    assert sorted(fresh.puts()) == ["main.py", "settings.json", "www/index.html.gz"]
+    assert sorted(fresh.puts()) == ["main.py", "settings.json", "www/index.html.gz", "www/token_tide.js.gz"]
     assert summary["mip"] == []  # ssd1306 is frozen too
 
 

@@ -2,9 +2,13 @@
 the compiled firmware under MicroPython with a Pico-sized heap, without a single MemoryError; so does
 every other game's largest table (the bench's drivers, which `make bench` bisects)."""
 
+import build
+import game_drivers
 import pytest
-from game_drivers import DRIVERS
+from game_drivers import driver_for
 from memory_proof import PROOF_HEAP_KB, run_game
+
+OTHER_GAMES = [game for game in build.game_ids() if game != "token_tide"]  # Token Tide's: the test above
 
 
 def test_full_game_with_eight_pollers_fits_the_heap(sim_tree):
@@ -18,13 +22,30 @@ def test_full_game_with_eight_pollers_fits_the_heap(sim_tree):
     assert result["phones_told_the_end"] == 8, result
 
 
-@pytest.mark.parametrize("game", ["quiet_dividend", "paper_current", "pearl_reach"])
+@pytest.mark.parametrize("game", OTHER_GAMES)
 def test_each_other_game_played_whole_with_its_phones_polling_fits_the_heap(sim_tree, game):
-    """The bench's drivers (game_drivers.py): each game's largest table played to its end."""
-    driver = DRIVERS[game]()
+    """The bench's drivers (game_drivers.py): each game in GAMES, its largest table played to its end."""
+    driver = driver_for(game)()
     result = run_game(PROOF_HEAP_KB, sim_tree, driver=driver)
     assert result["error"] is None, result
     assert result["ok"], result
     assert result["memory_errors"] == 0, result
     assert result["poll_errors"] == [], result
     assert result["phones_told_the_end"] == driver.players, result
+
+
+def test_every_game_in_games_has_a_driver_and_a_missing_one_fails(monkeypatch):
+    """The heap test and the bench take their games from GAMES: one without a driver fails, not skips."""
+    assert [game for game, _ in game_drivers.registered()] == list(build.game_ids())
+    assert OTHER_GAMES and "token_tide" in build.game_ids()
+    monkeypatch.delitem(game_drivers.DRIVERS, "pearl_reach")
+    with pytest.raises(LookupError, match="pearl_reach is in GAMES but has no driver"):
+        driver_for("pearl_reach")
+    with pytest.raises(LookupError, match="pearl_reach is in GAMES but has no driver"):
+        game_drivers.registered()
+    with pytest.raises(LookupError, match="not in GAMES"):
+        driver_for("draft")
+    monkeypatch.setitem(game_drivers.DRIVERS, "draft", game_drivers.TokenTide)
+    monkeypatch.setitem(game_drivers.DRIVERS, "pearl_reach", game_drivers.PearlReach)
+    with pytest.raises(LookupError, match="drivers for games not in GAMES: draft"):
+        game_drivers.registered()

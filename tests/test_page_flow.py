@@ -397,3 +397,44 @@ def test_after_the_last_round_the_phones_say_the_final_standings_come_next(box, 
         r"^You scored \d+, total \d+\. "
         r"That was the last round: the reader shows the final standings on the box next\.$"))
     expect(phone.locator("#status")).not_to_contain_text("next card")
+
+
+def test_the_chosen_games_part_comes_when_chosen_and_goes_when_the_game_changes(box, phone):
+    """A phone fetches only the chosen game's part; when the reader changes the game, the old part's
+    style, How to play and title are gone and the new game's part is fetched once; back again, the
+    first part is used without fetching it again; after a reload only the chosen game's part is
+    fetched, and the game plays."""
+    def parts():
+        return [line for line in box.traffic()["log"] if line.startswith("GET /part/")]
+
+    def rule_of(selector):  # is a rule with this selector in the page's styles now?
+        return phone.evaluate("""(sel) => [...document.styleSheets].some((sheet) =>
+            [...sheet.cssRules].some((r) => r.selectorText === sel))""", selector)
+
+    join(phone, "Ada")
+    expect(phone.locator("#brand")).to_have_text("Token Tide")
+    assert parts() == ["GET /part/token_tide.js"]
+    assert rule_of(".isl label") and not rule_of(".qdacts button")
+    box.choose("quiet_dividend")
+    nudge(phone)
+    expect(phone.locator("#brand")).to_have_text("The Quiet Dividend")
+    expect(phone.locator("#lobbyMsg")).to_contain_text("The Quiet Dividend: the reader starts the game")
+    expect(phone.locator("#rules")).to_contain_text("Three clubs pay points")
+    expect(phone.locator("#rules")).not_to_contain_text("seven counters")
+    assert parts() == ["GET /part/token_tide.js", "GET /part/quiet_dividend.js"]
+    assert rule_of(".qdacts button") and not rule_of(".isl label")
+    box.choose("token_tide")
+    nudge(phone)
+    expect(phone.locator("#brand")).to_have_text("Token Tide")
+    expect(phone.locator("#rules")).to_contain_text("seven counters")
+    assert rule_of(".isl label") and not rule_of(".qdacts button")
+    assert len(parts()) == 2  # the page kept Token Tide's part
+    phone.reload()
+    expect(phone.locator("#brand")).to_have_text("Token Tide")
+    box.join("Bo")
+    box.start()
+    nudge(phone)
+    expect(phone.get_by_role("spinbutton", name="Beacon")).to_be_visible()
+    assert rule_of(".isl label") and not rule_of(".qdacts button")
+    assert parts()[2:] == ["GET /part/token_tide.js"]  # a reload asks for the chosen game's part, once
+    ready(phone, [3, 1, 3])

@@ -86,10 +86,11 @@ def test_image_holds_every_mpy_of_the_bundle_and_nothing_else(real_bundle):
     assert sorted(files) == sorted(mpy)
     for rel, data in mpy.items():
         assert files[rel] == data, rel
-    assert not {"main.py", "settings.json", "www/index.html.gz"} & set(files)
+    page = {"www/index.html.gz"} | {"www/%s.js.gz" % g for g in build.game_ids()}  # and the games' parts
+    assert not {"main.py", "settings.json"} & set(files) and not page & set(files)
     # Every file the bundle has is either in the image or one of those that stay on the littlefs.
     on_lfs = set(bundle.tree_files(real_bundle)) - set(files)
-    assert on_lfs == {"main.py", "settings.json", "www/index.html.gz"}
+    assert on_lfs == {"main.py", "settings.json"} | page
     # romfs.py's own file written next to the bundle is the same image.
     path, written = romfs.write_bundle_image(real_bundle)
     assert path == real_bundle.parent / "bundle.romfs" and path.read_bytes() == image == written
@@ -287,7 +288,8 @@ def test_romfs_board_gets_the_image_and_main_settings_page_as_files(small_bundle
     # The .mpy copies on the littlefs would shadow the image's ('' comes before /rom in sys.path).
     assert summary["remove"] == ["board.mpy", "lib/microdot/__init__.mpy", "pico_common.mpy",
                                  "tidebox/__init__.mpy", "tidebox/box.mpy"]
-    assert flash_files(flash) == ["lib/ssd1306.mpy", "main.py", "settings.json", "www/index.html.gz"]
+    assert flash_files(flash) == ["lib/ssd1306.mpy", "main.py", "settings.json", "www/index.html.gz",
+                                 "www/token_tide.js.gz"]
     kinds = [s[0] if s[0] != "exec" else s[1] for s in board.steps]
     assert kinds == ["devices", "connect", "probe", "romfs_deploy", "probe", "prepare", "reset"]
     assert "ROMFS partition (256 KB)" in log and "the ROMFS image is on the board" in log
@@ -310,7 +312,7 @@ def test_romfs_board_gets_the_image_and_main_settings_page_as_files(small_bundle
 def test_fresh_romfs_board(small_bundle, tmp_path):
     board = RomfsTransport(tmp_path / "flash")
     summary, _ = run(board, small_bundle)
-    assert sorted(board.puts()) == ["main.py", "settings.json", "www/index.html.gz"]
+    assert sorted(board.puts()) == ["main.py", "settings.json", "www/index.html.gz", "www/token_tide.js.gz"]
     assert board.puts()[-1] == "main.py"
     assert summary["mip"] == ["ssd1306"] and summary["mkdirs"] == ["www"]
 

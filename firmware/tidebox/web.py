@@ -13,7 +13,8 @@ from micropython import const
 from microdot import Microdot, Request, Response
 
 from tidebox import jsoncheck
-from tidebox.box import Refused, SHORT_OF_MEMORY
+from tidebox.box import SHORT_OF_MEMORY, Refused
+from tidebox.games import GAMES
 
 TOKEN_HEADER = "X-Seat-Token"
 REQUEST_MS = 5000  # a client that has not sent its whole request by then is cut off (slow clients)
@@ -28,6 +29,7 @@ SHORT_IN_A_ROW = 8  # requests in a row the box had no memory for, over SHORT_MS
 SHORT_MS = 1000  # (tidebox/restart.py)
 BACKLOG = 48  # connections the network stack keeps waiting, in order, while five are served
 PAGE_FILE = "www/index.html.gz"
+PART_FILE = "www/%s.js.gz"  # a game's part of the page (host_tools/pagebuild.py), at /part/<game>.js
 KEPT_HEADERS = (b"content-length", b"content-type", b"x-seat-token")  # the request headers used here
 # Each connection being read has a buffer of this size, made once (see _Slot): a phone's whole request
 # head fits (a browser's is about 600 bytes); a larger head is read on by _Head, as microdot reads.
@@ -635,6 +637,24 @@ def _readable(sock):
     yield core._io_queue.queue_read(sock)
 
 
+def part(name, slot):
+    """GET /part/<game>.js: a registered game's part of the phones' page (its script and style,
+    pre-gzipped on flash), read into the answered connection's buffer (`slot`, None outside the
+    server's own reading path) in pieces, as the page is; 404 for any other name."""
+    game = name[:-3] if name.endswith(".js") else ""
+    for known, _title in GAMES:
+        if known == game:
+            path = PART_FILE % game
+            try:
+                part_file = open(path, "rb")  # noqa: SIM115 - microdot closes it once sent
+            except OSError:
+                break
+            stream = _PageFile(part_file, slot.buf) if slot is not None else part_file
+            return Response.send_file(path, content_type="text/javascript; charset=utf-8", compressed=True,
+                                      stream=stream)
+    return error(404, "no such part of the page on the box")
+
+
 def read_json(request):
     """The request body as a JSON object, or a Refused(400) that says what is wrong. The body is
     checked as strict JSON first (jsoncheck.py): MicroPython's reader accepts trailing commas,
@@ -783,6 +803,8 @@ def make_app(box, board):
             return error(405, "that method is not allowed here: use POST")
         if path.startswith("api/") or path.startswith("sim/"):
             return error(404, "no such address on the box")
+        if path.startswith("part/"):  # a game's part of the page: no route of its own (heap)
+            return part(path[5:], app.current)
         return Response.redirect(page_url)
 
     return app

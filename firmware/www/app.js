@@ -1,6 +1,7 @@
 // Tidebox phone page: takes a seat, follows the box's state, and hands the game to the chosen game's
-// part of the page (games/<game>/page.js, registered in Tidebox.games). It talks only to the box
-// that served it, one request at a time (a Pico W has 5 TCP connections for up to 8 phones).
+// part of the page (games/<game>/page.js and page.css, fetched from the box once the reader has
+// chosen the game, registered in Tidebox.games). It talks only to the box that served it, one request
+// at a time (a Pico W has 5 TCP connections for up to 8 phones).
 // Player text is always set as text, never as markup.
 (function () {
   'use strict';
@@ -12,7 +13,7 @@
   var TIMEOUT_MS = 6000; // a request the box never answers counts as an error
 
   function $(id) { return document.getElementById(id); }
-  // Each game's part of the page registers here (games/*/page.js, appended after this file).
+  // Each game's part of the page registers here once it has come from the box (need, below).
   var GAMES = {};
 
   // ---------------------------------------------------------------- storage
@@ -77,8 +78,9 @@
       setTimeout(pump, 0);
     });
   }
-  // Resolves {status, data, token}; status 0 means the box could not be reached; token is the
-  // seat token the request was sent with.
+  // Resolves {status, data, text, token}; status 0 means the box could not be reached; data is the
+  // answer's JSON object ({} if it is none), text the answer as it came; token is the seat token the
+  // request was sent with.
   function send(method, path, body) {
     var sent = token;
     var ctl = typeof AbortController === 'function' ? new AbortController() : null;
@@ -95,7 +97,7 @@
       return res.text().then(function (text) {
         var data = null;
         try { data = JSON.parse(text); } catch (e) { /* not JSON */ }
-        return { status: res.status, data: data && typeof data === 'object' ? data : {} };
+        return { status: res.status, data: data && typeof data === 'object' ? data : {}, text: text };
       });
     }).catch(function () {
       return { status: 0, data: {} };
@@ -165,6 +167,62 @@
     return 'The box refused (' + r.status + '). Try again.';
   }
 
+  // ---------------------------------------------------------------- moves
+  // Every game's move for this phone's seat (POST /api/move). `seq` is the seq of the view the player
+  // acted on (a move sent on a stale view is refused with 409); null sends none. Resolves the answer
+  // with `say`, the one wording a player is shown for it: '' when the box took it, the game moving on
+  // for a 409, the box's reason (or failure's words) for any other refusal. The whole state is asked
+  // for again after every answer, so the page shows the game as it is now.
+  var MOVED_ON = 'The game moved on: here it is as it is now.';
+  function move(name, args, seq) {
+    var body = { move: name, args: args || {} };
+    if (seq != null) body.seq = seq;
+    return api('POST', '/api/move', body).then(function (r) {
+      r.say = r.status === 200 ? '' : r.status === 409 ? MOVED_ON : failure(r);
+      refresh();
+      return r;
+    });
+  }
+
+  // ---------------------------------------------------------------- the games' parts
+  // A game's part (its script, with its style inside) comes from the box once the reader has chosen
+  // the game: GET /part/<game>.js, through the same queue. It runs once and registers itself in
+  // GAMES; it calls Tidebox.style first, and the style of the game being played is the only one on.
+  var asked = {}; // game -> the part's request while it is on its way
+  var styles = {}; // game -> its CSS
+  var styled = null; // the game whose CSS is on
+  var RETRY_MS = 3000; // a part that did not come is asked for again
+  function need(kind) {
+    if (GAMES[kind]) return Promise.resolve(GAMES[kind]);
+    if (!asked[kind]) {
+      asked[kind] = api('GET', '/part/' + encodeURIComponent(kind) + '.js').then(function (r) {
+        delete asked[kind];
+        if (r.status === 200 && !GAMES[kind]) {
+          var code = document.createElement('script');
+          code.textContent = r.text; // the box's own file, as the page itself
+          document.head.appendChild(code);
+          document.head.removeChild(code);
+        }
+        if (!GAMES[kind]) setTimeout(function () { if (S) render(); }, RETRY_MS);
+        else if (S) render();
+        return GAMES[kind] || null;
+      });
+    }
+    return asked[kind];
+  }
+  function style(kind, css) { styles[kind] = css; }
+  function useStyle(kind) {
+    if (kind === styled) return;
+    styled = kind;
+    var e = $('partStyle');
+    if (!e) {
+      e = el('style');
+      e.id = 'partStyle';
+      document.head.appendChild(e); // after the shared style: the game's rules follow it
+    }
+    e.textContent = styles[kind] || '';
+  }
+
   // ---------------------------------------------------------------- joining
   function enter(path, body, button, err) {
     $(button).disabled = true;
@@ -197,8 +255,14 @@
   function render() {
     var s = S;
     var view = !s.you ? 'join' : s.game && (s.box === 'play' || s.box === 'over') ? 'game' : 'lobby';
-    // the chosen game's part of the page draws the game (games/<game>/page.js)
+    // the chosen game's part of the page draws the game (games/<game>/page.js): asked for once the
+    // reader has chosen the game; another game's part leaves no style or drawing behind
     var part = s.kind && GAMES[s.kind] || null;
+    if (s.kind && !part) need(s.kind);
+    if (part && s.kind !== styled) {
+      fill($('other'), []);
+      useStyle(s.kind);
+    }
     setText('me', s.you ? 'You: ' + s.you.name : '');
     setText('brand', part ? part.title : 'Tidebox');
     show('join', view === 'join');
@@ -256,11 +320,14 @@
   }
 
   poll();
-  // What a game's part of the page may use: one request at a time through the same queue, the
-  // helpers that only ever set text (never markup), a way to ask for the whole state again, the
-  // words for a failed request, and storage that survives a reload (memory only where it cannot).
+  // What a game's part of the page may use: one request at a time through the same queue, its moves
+  // with their one wording, the helpers that only ever set text (never markup), a way to ask for the
+  // whole state again, the words for a failed request, and storage that survives a reload (memory
+  // only where it cannot). `need(game)` fetches a game's part (a promise of it); `style` is how a
+  // part hands over its CSS.
   window.Tidebox = {
-    games: GAMES, api: api, refresh: refresh, el: el, fill: fill, setText: setText, show: show,
-    pts: pts, list: list, $: $, failure: failure, load: load, store: store
+    games: GAMES, api: api, move: move, refresh: refresh, el: el, fill: fill, setText: setText,
+    show: show, pts: pts, list: list, $: $, failure: failure, load: load, store: store, need: need,
+    style: style
   };
 })();

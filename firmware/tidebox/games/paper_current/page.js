@@ -93,12 +93,8 @@
   function send(g, boat, result) {
     note = '';
     noteBoat = boat;
-    T.api('POST', '/api/move', {
-      move: 'set_result', args: { boat: boat, result: result, was: g.results[boat - 1] }
-    }).then(function (r) {
-      if (r.status === 409) note = 'Someone else changed the results just now: here they are as they are.';
-      else if (r.status !== 200) note = (r.data && r.data.error) || 'The box did not take that: try again.';
-      T.refresh();
+    T.move('set_result', { boat: boat, result: result, was: g.results[boat - 1] }).then(function (r) {
+      note = r.say;
     });
   }
 

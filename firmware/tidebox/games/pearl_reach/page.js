@@ -145,12 +145,10 @@
   function send(s, move, args) {
     sending = true;
     err = '';
-    T.api('POST', '/api/move', { move: move, args: args, seq: s.seq }).then(function (r) {
+    T.move(move, args, s.seq).then(function (r) {
       sending = false;
       aim = from = null;
-      err = r.status === 200 ? '' : r.status === 409 && move !== 'new_game' ? 'The game moved on: here it is as it is now.'
-        : (r.data && r.data.error) || (r.status ? 'The box refused (' + r.status + ').' : 'No answer from the box. Try again.');
-      T.refresh();
+      err = r.say;
     });
     redraw(); // the buttons disabled until the answer comes
   }

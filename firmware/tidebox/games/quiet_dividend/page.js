@@ -25,11 +25,7 @@
         T.refresh();
         return;
       }
-      T.api('POST', '/api/move', { move: a.move, args: a.args, seq: s.seq }).then(function (r) {
-        err = r.status === 200 ? '' : r.status === 409 ? 'The game moved on: here it is as it is now.'
-          : r.data.error || (r.status ? 'The box refused (' + r.status + ').' : 'No answer from the box. Try again.');
-        T.refresh();
-      });
+      T.move(a.move, a.args, s.seq).then(function (r) { err = r.say; });
     });
   }
 

@@ -460,10 +460,9 @@
       sending = true;
       setText('allocErr', '');
       renderAlloc();
-      T.api('POST', '/api/move', { move: 'allocate', args: { allocation: draft.slice(), ready: true } }).then(function (r) {
+      T.move('allocate', { allocation: draft.slice(), ready: true }).then(function (r) {
         sending = false;
-        if (r.status !== 200) setText('allocErr', T.failure(r));
-        if (r.status !== 0 && r.status !== 400) T.refresh();
+        setText('allocErr', r.say);
         renderAlloc();
       });
     });
@@ -472,10 +471,9 @@
       var b = $('change');
       b.disabled = true;
       setText('lockErr', '');
-      T.api('POST', '/api/move', { move: 'unready', args: {} }).then(function (r) {
+      T.move('unready', {}).then(function (r) {
         b.disabled = false;
-        if (r.status !== 200) setText('lockErr', T.failure(r));
-        if (r.status) T.refresh();
+        setText('lockErr', r.say);
       });
     });
 
