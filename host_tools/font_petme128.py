@@ -77,7 +77,7 @@ def font_file(glyphs):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--header", help="MicroPython's extmod/font_petme128_8x8.h (default: ask micropython)")
+    parser.add_argument("--header", help="extmod/font_petme128_8x8.h (default: ask micropython)")
     parser.add_argument("--out", default=str(OUT))
     args = parser.parse_args(argv)
     if args.header:
