@@ -133,8 +133,13 @@ def make_display(i2c, address=0x3C, flip=False):
     one, that one is used and a line printed."""
     import adafruit_ssd1306
 
-    class Display(pi_compat.Drawing, adafruit_ssd1306.SSD1306_I2C):
-        pass
+    driver = adafruit_ssd1306.SSD1306_I2C
+    if issubclass(driver, pi_compat.Drawing):
+        Display = driver  # imported after pi_compat.install(): it subclasses framebuf.FrameBuffer, ours
+    else:
+
+        class Display(pi_compat.Drawing, driver):  # imported before: on adafruit_framebuf's own
+            pass
 
     address = _find_address(i2c, address)
     panel = Display(WIDTH, HEIGHT, i2c, addr=address)
