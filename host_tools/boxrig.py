@@ -24,6 +24,12 @@ LONG_MS = 900  # past the firmware's 700 ms long-press threshold
 # ~20 ms. The browser tests run their boxes at it; TIDEBOX_PACE_MS in the environment overrides
 # it for every box (0: a computer's pace).
 BOARD_PACE_MS = 40
+# What a box's firmware runs on: the MicroPython unix port (the Pico's interpreter), or CPython with
+# the Raspberry Pi board's compatibility layer and transport (boards/cpython_main.py), on the same
+# host board. Tests parametrised by INTERPRETERS make the same checks on both.
+INTERPRETERS = ("micropython", "cpython")
+CPYTHON_MAIN = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "boards",
+                            "cpython_main.py")
 
 
 def free_port(kind=socket.SOCK_STREAM):
@@ -72,7 +78,11 @@ class ApiError(Exception):
 
 
 class BoxProcess:
-    def __init__(self, tree, state_dir, port=None, heap=BOX_HEAP, env=None, script="main.py", pace_ms=0):
+    def __init__(self, tree, state_dir, port=None, heap=BOX_HEAP, env=None, script="main.py", pace_ms=0,
+                 interpreter="micropython"):
+        if interpreter not in INTERPRETERS:
+            raise ValueError("no interpreter " + str(interpreter))
+        self.interpreter = interpreter  # CPython has no heap size: `heap` is MicroPython's only
         self.tree = tree
         self.script = script  # what the interpreter runs (romfs.py's boot script mounts an image first)
         self.state_dir = str(state_dir)
@@ -94,8 +104,12 @@ class BoxProcess:
         env["TIDEBOX_STATE_DIR"] = self.state_dir
         os.makedirs(self.state_dir, exist_ok=True)
         self.log = open(os.path.join(self.state_dir, "..", "box-%d.log" % self.port), "ab")  # noqa: SIM115
+        if self.interpreter == "cpython":
+            command = [sys.executable, CPYTHON_MAIN, "--board", "host", self.script]
+        else:
+            command = [build.micropython(), "-X", "heapsize=" + self.heap, self.script]
         self.proc = subprocess.Popen(
-            [build.micropython(), "-X", "heapsize=" + self.heap, self.script],
+            command,
             cwd=str(self.tree), env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + timeout
