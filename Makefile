@@ -8,7 +8,7 @@ PORT       ?= 8080
 export MICROPYTHON
 
 .PHONY: help setup sim test lint bench bundle deploy enclosure clean firmware firmware-romfs micropython32 \
-	bench-rp2040
+	bench-rp2040 pi-install
 
 help:
 	@echo "make sim        run the box in the simulator (PORT=$(PORT))"
@@ -16,6 +16,7 @@ help:
 	@echo "make bench      print speed, size and memory figures"
 	@echo "make bundle     build what goes on the board into build/bundle/ (and build/bundle.romfs)"
 	@echo "make deploy     copy the bundle to a Pico W over USB"
+	@echo "make pi-install COUNTRY=GB  (on a Raspberry Pi, as root) install the box with the OLED Bonnet"
 	@echo "make enclosure  render the case to STL and PNG in build/enclosure/"
 	@echo "make firmware MICROPYTHON_SRC=..."
 	@echo "                MicroPython for the Pico W / Pico 2 W with Tidebox frozen in (boards/README.md)"
@@ -51,6 +52,10 @@ bundle: setup
 
 deploy: bundle
 	$(PY) host_tools/deploy.py
+
+# On a Raspberry Pi with the OLED Bonnet, as root: needs no venv of this machine (README, "A Raspberry Pi box").
+pi-install:
+	bash host_tools/pi_install.sh $(COUNTRY)
 
 enclosure: setup
 	$(PY) host_tools/enclosure.py

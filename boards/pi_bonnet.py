@@ -529,3 +529,39 @@ def make_board(settings_path=SETTINGS_FILE, storage_dir=STORAGE_DIR):
     display = make_display(i2c, settings["i2c_address"], settings["flip"])
     buttons = Buttons(input_pins(settings["buttons"]))
     return Board(settings, display, buttons, storage_dir=storage_dir)
+
+
+# ---------------------------------------------------------------- the install's helpers
+
+
+def write_settings(path, **changes):
+    """Create or update the settings file: the keys given replace those in it, the others stay."""
+    try:
+        with open(path) as f:
+            settings = json.load(f)
+        if not isinstance(settings, dict):
+            settings = {}
+    except (OSError, ValueError):
+        settings = {}
+    settings.update(changes)
+    problem = check_settings(dict(DEFAULTS, **settings))
+    if problem:
+        raise ValueError(problem)
+    _write_if_changed(path, json.dumps(settings, indent=1, sort_keys=True) + "\n", 0o644)
+    return settings
+
+
+def main(argv=None):
+    """host_tools/pi_install.sh's helpers: `unit PREFIX SETTINGS` prints the systemd unit;
+    `settings FILE COUNTRY` writes the settings file with that Wi-Fi country (other keys kept)."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) == 3 and args[0] == "unit":
+        sys.stdout.write(systemd_unit(args[1], args[2]))
+    elif len(args) == 3 and args[0] == "settings":
+        print(json.dumps(write_settings(args[1], country=args[2]), sort_keys=True))
+    else:
+        raise SystemExit("usage: pi_bonnet.py unit PREFIX SETTINGS | settings FILE COUNTRY")
+
+
+if __name__ == "__main__":
+    main()
