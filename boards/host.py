@@ -244,7 +244,7 @@ class Board:
         self.buzzer = None if _env("TIDEBOX_BUZZER", "1") == "0" else Buzzer(self.clock)
         self.radio = Radio()
         self.watchdog = Watchdog(self.clock)
-        self.restarts = 0  # tasks restarted after a crash (main.py's keep_running)
+        self.restarts = 0  # tasks restarted after a crash (tidebox/running.py, keep_running)
         self.tcp_gate = ConnectionGate(TCP_LIMIT, wait=True)  # a 6th connection waits, as on lwIP
         self.storage_dir = _env("TIDEBOX_STATE_DIR", "sim_state")
         self.http_port = int(_env("TIDEBOX_PORT", "8080"))
@@ -296,9 +296,9 @@ def _pace(app, ms):
     serve = app.serve
     dispatch = app.dispatch_request
 
-    async def paced_serve(reader, writer):
+    async def paced_serve(stream_in, stream_out):
         time.sleep_ms(ms // 8)
-        await serve(reader, writer)
+        await serve(stream_in, stream_out)
 
     async def paced_dispatch(request):
         response = await dispatch(request)

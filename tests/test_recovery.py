@@ -6,7 +6,7 @@ from pathlib import Path
 
 from boxrig import wait_until
 
-CRASH_LOG_CAP = 4096  # firmware/main.py keeps the crash log on flash under this many bytes
+CRASH_LOG_CAP = 4096  # tidebox/running.py keeps the crash log on flash under this many bytes
 
 
 def crash(box, n):

@@ -9,7 +9,7 @@ import time
 
 from micropython import const
 
-from tidebox import games, screens
+from tidebox import forget, games, screens
 from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, Refused
 
 SPLASH_MS = const(1500)
@@ -17,18 +17,6 @@ FLASH_MS = const(3000)  # the screen flashes this long when the countdown reache
 FLASH_HALF_MS = const(250)  # ... four times a second
 TONE_HZ = const(2000)  # a piezo's loudest region is around 2-4 kHz
 TONE_MS = const(300)
-
-
-def drop(part):
-    """Unload one of the box's modules whose screens are not shown now (lobby.py while a game is
-    played, end.py until a game ends): the next screen that needs it imports it again."""
-    import sys
-
-    import tidebox
-
-    sys.modules.pop("tidebox." + part, None)
-    if part in tidebox.__dict__:
-        delattr(tidebox, part)
 
 
 class QrImages:
@@ -97,9 +85,9 @@ class Reader:
             self.load_flow()
         else:
             self.forget_flow()  # joining and setup need only the rules: the players' phones need the heap
-        drop("welcome")  # the splash and the resume offer are shown once after a start
+        forget("tidebox.welcome")  # the splash and the resume offer are shown once after a start
         if box.phase != OVER:
-            drop("end")  # the end of a game (tidebox/end.py): its code is heap the next game can use
+            forget("tidebox.end")  # the end of a game (end.py): its code is heap the next game can use
         if box.phase == CHOOSE:
             screen = self.lobby().ChooseGame(self)
         elif box.phase == JOIN:
@@ -108,7 +96,7 @@ class Reader:
             screen = self.lobby().Setup(self)
         else:
             self.stack = []
-            drop("lobby")  # not needed again until the game ends: its code is heap the game can use
+            forget("tidebox.lobby")  # not needed again until the game ends: its code is heap the game can use
             screen = self.flow.home(self)
         self.stack = [screen]
         self.message = ""
