@@ -1,5 +1,5 @@
 """The limits and refusals of the phones' transport, over real sockets, on both interpreters: the
-Pico's (MicroPython: tidebox/web.py's own accept path) and the Raspberry Pi's (CPython: the same
+Pico's (MicroPython: tidebox/transport.py's own accept path) and the Raspberry Pi's (CPython: the same
 BoxServer behind asyncio's streams, boards/cpython_transport.py). Both run the host board, whose
 connection gate serves five connections at once as lwIP does on a Pico W."""
 
@@ -9,8 +9,8 @@ import socket
 import pytest
 from boxrig import INTERPRETERS
 
-HEAD_BYTES = 2048  # tidebox/web.py: the request line and headers together
-BODY_BYTES = 512  # tidebox/web.py: Request.max_body_length
+HEAD_BYTES = 2048  # tidebox/transport.py: the request line and headers together
+BODY_BYTES = 512  # tidebox/transport.py: Request.max_body_length
 GET_STATE = b"GET /api/state HTTP/1.1\r\nHost: 192.168.4.1\r\n\r\n"
 
 
