@@ -22,7 +22,8 @@
 #   storage   a folder (/var/lib/tidebox); each save's temporary file is flushed to the card before
 #             the rename that commits it, and the folder after it
 # Blinka's board and digitalio are imported only when a real board is made (make_board): the tests
-# pass their own I2C bus and pins, on a computer that is not a Pi.
+# pass their own I2C bus and pins, on a computer that is not a Pi. The drivers are imported only when
+# a display is made, so the install's helpers (main() below) run in a bare venv.
 import binascii
 import json
 import os
@@ -31,8 +32,6 @@ import subprocess
 import sys
 import time
 import uuid
-
-import pi_compat
 
 NAME = "pi_bonnet"
 WIDTH = 128
@@ -132,6 +131,7 @@ def make_display(i2c, address=0x3C, flip=False):
     MicroPython's drawing. If nothing answers at `address` but a panel answers at the other usual
     one, that one is used and a line printed."""
     import adafruit_ssd1306
+    import pi_compat
 
     driver = adafruit_ssd1306.SSD1306_I2C
     if issubclass(driver, pi_compat.Drawing):
@@ -360,14 +360,14 @@ class Watchdog:
 
     def __init__(self, notify=sd_notify, ticks_ms=None):
         self.notify = notify
-        self.ticks_ms = ticks_ms  # tests pass a clock of their own; else time.ticks_ms (pi_compat)
+        self.ticks_ms = ticks_ms  # tests pass a clock of their own; else the monotonic clock
         self.feeds = 0
         self.sent = 0
         self.timeout = 0
         self.last = None
 
     def _now(self):
-        return self.ticks_ms() if self.ticks_ms else time.ticks_ms()
+        return self.ticks_ms() if self.ticks_ms else time.monotonic_ns() // 1_000_000
 
     def start(self, timeout_ms):
         self.timeout = int(timeout_ms)
@@ -379,7 +379,7 @@ class Watchdog:
         if self.last is None:
             return  # not started
         now = self._now()
-        if pi_compat.ticks_diff(now, self.last) >= _NOTIFY_EVERY_MS:
+        if now - self.last >= _NOTIFY_EVERY_MS:
             self.last = now
             self.notify("WATCHDOG=1")
             self.sent += 1

@@ -17,10 +17,13 @@
 # Run it again to update: the saved games in /var/lib/tidebox and the settings stay.
 set -euo pipefail
 
-PREFIX=/opt/tidebox
-SETTINGS=/etc/tidebox/settings.json
-STATE=/var/lib/tidebox
-UNIT=/etc/systemd/system/tidebox.service
+# Where things go (the tests move them into a folder of their own; a maker leaves them as they are).
+PREFIX=${TIDEBOX_PREFIX:-/opt/tidebox}
+SETTINGS=${TIDEBOX_SETTINGS:-/etc/tidebox/settings.json}
+STATE=${TIDEBOX_STATE:-/var/lib/tidebox}
+UNIT=${TIDEBOX_UNIT:-/etc/systemd/system/tidebox.service}
+CONFIG=${TIDEBOX_BOOT_CONFIG:-/boot/firmware/config.txt}
+PIP=${TIDEBOX_PIP:-$PREFIX/venv/bin/pip}
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 COUNTRY=${1:-${COUNTRY:-}}
 
@@ -42,8 +45,7 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends py
 
 say "I2C on, 400 kHz; Wi-Fi country $COUNTRY"
 raspi-config nonint do_i2c 0  # 0 means "enable"
-CONFIG=/boot/firmware/config.txt
-[ -f "$CONFIG" ] || CONFIG=/boot/config.txt
+[ -f "$CONFIG" ] || CONFIG=/boot/config.txt  # before Bookworm
 if ! grep -q '^dtparam=i2c_arm_baudrate=' "$CONFIG"; then
   echo 'dtparam=i2c_arm_baudrate=400000' >> "$CONFIG"  # a frame in ~25 ms instead of ~100 ms
 fi
@@ -54,8 +56,8 @@ say "venv with Blinka and the drivers"
 mkdir -p "$PREFIX"
 # The system site packages give the venv Debian's libgpiod bindings (Blinka's GPIO on a Pi).
 python3 -m venv --system-site-packages "$PREFIX/venv"
-"$PREFIX/venv/bin/pip" install -q --upgrade pip
-"$PREFIX/venv/bin/pip" install -q --upgrade -r "$SRC/boards/pi_requirements.txt"
+"$PIP" install -q --upgrade pip
+"$PIP" install -q --upgrade -r "$SRC/boards/pi_requirements.txt"
 
 say "firmware"
 rm -rf "$PREFIX/firmware.new" "$PREFIX/boards.new"
@@ -75,6 +77,7 @@ mkdir -p "$(dirname "$SETTINGS")"
 "$PREFIX/venv/bin/python" "$PREFIX/boards/pi_bonnet.py" settings "$SETTINGS" "$COUNTRY"
 
 say "tidebox.service"
+mkdir -p "$(dirname "$UNIT")"
 "$PREFIX/venv/bin/python" "$PREFIX/boards/pi_bonnet.py" unit "$PREFIX" "$SETTINGS" > "$UNIT.new"
 mv "$UNIT.new" "$UNIT"
 systemctl daemon-reload
