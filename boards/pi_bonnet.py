@@ -55,7 +55,7 @@ DEFAULTS = {
     "i2c_address": 0x3C,
     "flip": False,  # True turns the picture 180 degrees
     "buttons": [5, 6, 4],  # A, B, C: the Bonnet's A and B, and the joystick pressed in
-    "country": "GB",  # Wi-Fi regulatory domain (also set for the whole Pi by the install)
+    "country": "GB",  # Wi-Fi regulatory domain: the install sets it for the Pi (raspi-config)
     "interface": "wlan0",
     "ip": "192.168.4.1",  # the box's address on its hotspot, as on a Pico W
     "channel": 6,  # 2.4 GHz channel of the access point (1-11 are allowed everywhere)
