@@ -63,7 +63,7 @@ say "firmware"
 rm -rf "$PREFIX/firmware.new" "$PREFIX/boards.new"
 cp -r "$SRC/firmware" "$PREFIX/firmware.new"
 mkdir -p "$PREFIX/boards.new"
-for f in pi_bonnet.py pi_compat.py cpython_main.py cpython_transport.py font_petme128_8x8.bin; do
+for f in pi_bonnet.py pi_system.py pi_compat.py cpython_main.py cpython_transport.py font_petme128_8x8.bin; do
   cp "$SRC/boards/$f" "$PREFIX/boards.new/$f"
 done
 "$PREFIX/venv/bin/python" "$SRC/host_tools/pagebuild.py" "$PREFIX/firmware.new/www"

@@ -23,6 +23,7 @@ from tidebox import hotspot
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "boards"))
 import pi_bonnet  # noqa: E402 - CPython only (the Pi board), from boards/
+import pi_system  # noqa: E402
 import pi_compat  # noqa: E402
 
 SETTINGS = dict(pi_bonnet.DEFAULTS)
@@ -150,8 +151,8 @@ def parse_ini(text):
 
 def test_the_networkmanager_profile_is_the_boxs_access_point():
     ssid, password = box_wifi()
-    profile = parse_ini(pi_bonnet.nm_profile(ssid, password, SETTINGS))
-    assert profile["connection"]["type"] == "wifi" and profile["connection"]["id"] == pi_bonnet.PROFILE_ID
+    profile = parse_ini(pi_system.nm_profile(ssid, password, SETTINGS))
+    assert profile["connection"]["type"] == "wifi" and profile["connection"]["id"] == pi_system.PROFILE_ID
     assert profile["connection"]["interface-name"] == "wlan0"
     assert profile["connection"]["autoconnect"] == "true"
     assert profile["wifi"]["mode"] == "ap" and profile["wifi"]["ssid"] == ssid
@@ -160,20 +161,20 @@ def test_the_networkmanager_profile_is_the_boxs_access_point():
     assert security["key-mgmt"] == "wpa-psk" and security["psk"] == password and security["proto"] == "rsn"
     assert profile["ipv4"]["method"] == "shared" and profile["ipv4"]["address1"] == "192.168.4.1/24"
     # the uuid is stable for a box, so rewriting the profile at each boot keeps the same connection
-    other_key = pi_bonnet.nm_profile(ssid, "x" * 12, SETTINGS)
+    other_key = pi_system.nm_profile(ssid, "x" * 12, SETTINGS)
     same_box = other_key.replace("psk=" + "x" * 12, "psk=" + password)
-    assert pi_bonnet.nm_profile(ssid, password, SETTINGS) == same_box
+    assert pi_system.nm_profile(ssid, password, SETTINGS) == same_box
     other = dict(SETTINGS, interface="wlan1", channel=11, ip="10.7.0.1")
-    moved = parse_ini(pi_bonnet.nm_profile(ssid, password, other))
+    moved = parse_ini(pi_system.nm_profile(ssid, password, other))
     assert moved["connection"]["interface-name"] == "wlan1" and moved["wifi"]["channel"] == "11"
     assert moved["ipv4"]["address1"] == "10.7.0.1/24"
     for bad in ("short", "p" * 64, "has space1", "caf\u00e9caf\u00e9"):
         with pytest.raises(ValueError):
-            pi_bonnet.nm_profile(ssid, bad, SETTINGS)
+            pi_system.nm_profile(ssid, bad, SETTINGS)
 
 
 def test_the_dnsmasq_dropin_sends_every_name_to_the_boxs_captive_dns():
-    text = pi_bonnet.dnsmasq_dropin(SETTINGS)
+    text = pi_system.dnsmasq_dropin(SETTINGS)
     lines = [line for line in text.splitlines() if line and not line.startswith("#")]
     assert lines == ["no-resolv", "server=127.0.0.1#5300"]
 
@@ -189,32 +190,32 @@ class Nmcli:
         self.commands.append(command)
         if command[-1] == "--active":
             return "\n".join(self.active) + "\n"
-        if command[-2:] == ["up", pi_bonnet.PROFILE_ID]:
-            self.active.append(pi_bonnet.PROFILE_ID)
+        if command[-2:] == ["up", pi_system.PROFILE_ID]:
+            self.active.append(pi_system.PROFILE_ID)
         return ""
 
 
 def test_the_hotspot_is_written_and_brought_up_once_and_left_up_across_restarts(tmp_path):
     ssid, password = box_wifi()
     nmcli = Nmcli()
-    radio = pi_bonnet.Radio(SETTINGS, run=nmcli, root=str(tmp_path))
+    radio = pi_system.Radio(SETTINGS, run=nmcli, root=str(tmp_path))
     assert radio.start_hotspot(ssid, password) == "192.168.4.1"
     profile = Path(radio.profile_path())
-    assert profile.read_text() == pi_bonnet.nm_profile(ssid, password, SETTINGS)
+    assert profile.read_text() == pi_system.nm_profile(ssid, password, SETTINGS)
     assert profile.stat().st_mode & 0o777 == 0o600  # NetworkManager ignores a keyfile others can read
-    assert Path(radio.dropin_path()).read_text() == pi_bonnet.dnsmasq_dropin(SETTINGS)
+    assert Path(radio.dropin_path()).read_text() == pi_system.dnsmasq_dropin(SETTINGS)
     assert [c[1:] for c in nmcli.commands if c[-1] != "--active"] == [
-        ["connection", "reload"], ["--wait", "30", "connection", "up", pi_bonnet.PROFILE_ID]]
+        ["connection", "reload"], ["--wait", "30", "connection", "up", pi_system.PROFILE_ID]]
     # systemd restarts the box: the same profile, already up: the phones are not thrown off
     nmcli.commands.clear()
-    pi_bonnet.Radio(SETTINGS, run=nmcli, root=str(tmp_path)).start_hotspot(ssid, password)
+    pi_system.Radio(SETTINGS, run=nmcli, root=str(tmp_path)).start_hotspot(ssid, password)
     assert [c for c in nmcli.commands if c[-1] != "--active"] == []
     # after a reboot (nothing active yet) it is brought up; a new passphrase rewrites and reloads it
     nmcli.active.clear()
-    pi_bonnet.Radio(SETTINGS, run=nmcli, root=str(tmp_path)).start_hotspot(ssid, password)
-    assert nmcli.commands[-1][-2:] == ["up", pi_bonnet.PROFILE_ID]
+    pi_system.Radio(SETTINGS, run=nmcli, root=str(tmp_path)).start_hotspot(ssid, password)
+    assert nmcli.commands[-1][-2:] == ["up", pi_system.PROFILE_ID]
     nmcli.commands.clear()
-    pi_bonnet.Radio(SETTINGS, run=nmcli, root=str(tmp_path)).start_hotspot(ssid, "newpass2345xy")
+    pi_system.Radio(SETTINGS, run=nmcli, root=str(tmp_path)).start_hotspot(ssid, "newpass2345xy")
     assert ["nmcli", "connection", "reload"] in nmcli.commands and "psk=newpass2345xy" in profile.read_text()
 
 
@@ -228,7 +229,7 @@ def test_the_watchdog_tells_systemd_ready_then_feeds_at_most_once_a_second(tmp_p
     server.settimeout(2)
     now = [1000]
     try:
-        dog = pi_bonnet.Watchdog(lambda m: pi_bonnet.sd_notify(m, {"NOTIFY_SOCKET": path}), lambda: now[0])
+        dog = pi_system.Watchdog(lambda m: pi_system.sd_notify(m, {"NOTIFY_SOCKET": path}), lambda: now[0])
         dog.feed()  # before start(): nothing sent
         dog.start(8000)
         assert server.recv(100) == b"READY=1\nSTATUS=serving the phones"
@@ -246,7 +247,7 @@ def test_the_watchdog_tells_systemd_ready_then_feeds_at_most_once_a_second(tmp_p
         assert dog.feeds == 31
     finally:
         server.close()
-    assert pi_bonnet.sd_notify("READY=1", {}) is False  # not under systemd: nothing to tell
+    assert pi_system.sd_notify("READY=1", {}) is False  # not under systemd: nothing to tell
 
 
 def unit_entries(text):
@@ -265,7 +266,7 @@ def unit_entries(text):
 def test_the_systemd_unit_starts_at_boot_restarts_and_watches_the_box():
     watchdog_ms = int(re.search(r"^WATCHDOG_MS = const\((\d+)\)", (ROOT / "firmware" / "main.py").read_text(),
                                 re.M).group(1))
-    unit = unit_entries(pi_bonnet.systemd_unit())
+    unit = unit_entries(pi_system.systemd_unit())
     service = unit["Service"]
     assert service["Type"] == ["notify"] and service["Restart"] == ["always"]
     assert service["WatchdogSec"] == [str(watchdog_ms // 1000)]  # what main.py starts its watchdog with
@@ -286,8 +287,8 @@ def test_systemd_accepts_the_unit(tmp_path):
     python.write_text("#!/bin/sh\n")
     python.chmod(0o755)
     (install / "firmware").mkdir()
-    unit = tmp_path / pi_bonnet.UNIT_NAME
-    unit.write_text(pi_bonnet.systemd_unit(str(install)))
+    unit = tmp_path / pi_system.UNIT_NAME
+    unit.write_text(pi_system.systemd_unit(str(install)))
     proc = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True,
                           timeout=60)
     problems = [line for line in (proc.stdout + proc.stderr).splitlines() if str(unit) in line]
@@ -308,9 +309,9 @@ def test_saves_reach_the_card_before_and_after_the_rename(tmp_path, monkeypatch)
         real_fsync(fd)
 
     monkeypatch.setattr(os, "fsync", fsync)
-    radio = pi_bonnet.Radio(SETTINGS, run=Nmcli())
+    radio = pi_system.Radio(SETTINGS, run=Nmcli())
     board = pi_bonnet.Board(SETTINGS, display=None, buttons=None, radio=radio,
-                            watchdog=pi_bonnet.Watchdog(lambda m: False), storage_dir=str(tmp_path / "state"))
+                            watchdog=pi_system.Watchdog(lambda m: False), storage_dir=str(tmp_path / "state"))
     store = storage.Storage(board.storage_dir)
     store.save("game.json", {"round": 3})
     assert store.load("game.json") == {"round": 3}

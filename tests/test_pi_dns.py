@@ -19,6 +19,7 @@ from boxrig import INTERPRETERS, free_port
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "boards"))
 import pi_bonnet  # noqa: E402 - CPython only (the Pi board), from boards/
+import pi_system  # noqa: E402
 
 pytestmark = pytest.mark.skipif(shutil.which("dnsmasq") is None,
                                 reason="dnsmasq is not installed (Debian's dnsmasq-base)")
@@ -55,7 +56,7 @@ def dnsmasq(tmp_path):
         conf_dir = tmp_path / "dnsmasq-shared.d"
         conf_dir.mkdir()
         settings = dict(pi_bonnet.DEFAULTS, dns_port=dns_port)
-        (conf_dir / "tidebox.conf").write_text(pi_bonnet.dnsmasq_dropin(settings))
+        (conf_dir / "tidebox.conf").write_text(pi_system.dnsmasq_dropin(settings))
         port = free_port(socket.SOCK_DGRAM)
         # NetworkManager's own options (nm-dnsmasq-manager.c), less DHCP and the hotspot's address
         command = ["dnsmasq", "--conf-file=/dev/null", "--no-hosts", "--keep-in-foreground",

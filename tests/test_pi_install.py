@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "host_tools" / "pi_install.sh"
 sys.path.insert(0, str(ROOT / "boards"))
-import pi_bonnet  # noqa: E402 - CPython only (the Pi board), from boards/
+import pi_system  # noqa: E402 - CPython only (the Pi board's), from boards/
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the install runs as root (as on the Pi, and CI)")
 RECORDER = """#!/bin/sh
@@ -80,11 +80,12 @@ def test_a_fresh_pi_gets_the_packages_i2c_the_venv_the_firmware_the_settings_and
     assert (pi.prefix / "firmware" / "main.py").read_bytes() == (ROOT / "firmware" / "main.py").read_bytes()
     assert (pi.prefix / "firmware" / "tidebox" / "api.py").exists()
     assert sorted(p.name for p in (pi.prefix / "boards").iterdir()) == sorted(
-        ["pi_bonnet.py", "pi_compat.py", "cpython_main.py", "cpython_transport.py", "font_petme128_8x8.bin"])
+        ["pi_bonnet.py", "pi_system.py", "pi_compat.py", "cpython_main.py", "cpython_transport.py",
+         "font_petme128_8x8.bin"])
     page = gzip.decompress((pi.prefix / "firmware" / "www" / "index.html.gz").read_bytes()).decode()
     assert page.lstrip().lower().startswith("<!doctype html>")
     assert json.loads(pi.settings.read_text()) == {"country": "DE"}
-    assert pi.unit.read_text() == pi_bonnet.systemd_unit(str(pi.prefix), str(pi.settings))
+    assert pi.unit.read_text() == pi_system.systemd_unit(str(pi.prefix), str(pi.settings))
     assert "systemctl daemon-reload" in calls and "systemctl enable tidebox.service" in calls
     assert (pi.root / "var" / "lib" / "tidebox").is_dir()
 
