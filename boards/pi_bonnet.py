@@ -38,7 +38,7 @@ HEIGHT = 64
 BUTTONS = ("A", "B", "C")
 
 SETTINGS_FILE = os.environ.get("TIDEBOX_SETTINGS", pi_system.SETTINGS_FILE)
-STORAGE_DIR = "/var/lib/tidebox"
+STORAGE_DIR = os.environ.get("TIDEBOX_STATE_DIR", "/var/lib/tidebox")
 _I2C_HZ = 400_000  # asked of Blinka; on Linux the bus speed is config.txt's i2c_arm_baudrate
 _PANEL_ADDRESSES = (0x3C, 0x3D)  # the two addresses SSD1306 panels are strapped to
 
@@ -269,7 +269,8 @@ class Board:
         self.display = display
         self.buttons = buttons
         self.buzzer = None  # the Bonnet has none
-        self.radio = radio or Radio(settings)
+        # TIDEBOX_SYSTEM_ROOT puts NetworkManager's files under a folder (the tests' stand-in Pi)
+        self.radio = radio or Radio(settings, root=os.environ.get("TIDEBOX_SYSTEM_ROOT", ""))
         self.watchdog = watchdog or Watchdog()
         self.restarts = 0
         # No lwIP here: the gate bounds the connections read at once, the rest wait in the kernel's

@@ -9,8 +9,7 @@ and must be the golden PNG's frame byte for byte.
 import json
 
 import pytest
-from golden_png import GOLDEN, H, W
-from PIL import Image
+from golden_png import GOLDEN, png_frame
 
 from cpython_runner import MP_SCRIPTS, CPython
 
@@ -20,17 +19,6 @@ SCRIPTS = {  # the script -> the folder of its goldens
     "render_paper_current.py": GOLDEN / "paper_current",
     "render_pearl_reach.py": GOLDEN / "pearl_reach",
 }
-
-
-def png_frame(path):
-    """A golden PNG as the SSD1306's 1024 MONO_VLSB bytes."""
-    px = Image.open(path).convert("1").load()
-    out = bytearray(W * H // 8)
-    for y in range(H):
-        for x in range(W):
-            if px[x, y]:
-                out[(y >> 3) * W + x] |= 1 << (y & 7)
-    return bytes(out)
 
 
 @pytest.fixture(scope="module")
