@@ -16,10 +16,11 @@
 #            `Response.write(stream)`, `Response.send_file(..., stream=)`, the class limits
 #            `Request.max_content_length`, `max_body_length`, `max_readline`, and the head as
 #            microdot reads it (`readline` up to the first blank line, header names case-blind).
-# Checked on: MicroPython v1.29.0-preview (9458e3a23f, the unix port the tests run) with microdot
-# 2.7.0; the asyncio sources (extmod/asyncio core.py and stream.py) of v1.21.0 (the first with
-# `asyncio` by that name), v1.22.0, v1.24.0, v1.28.0 and mainline 3fff03367a hold these names
-# unchanged. A new MicroPython or microdot is checked against this list before it is used.
+# Checked on: run under MicroPython v1.29.0-preview (9458e3a23f, the unix port the tests run) and
+# mainline 3fff03367a (the 32-bit unix port `make micropython32` builds), with microdot 2.7.0; read in the
+# asyncio sources (extmod/asyncio/core.py, stream.py) of every release from v1.21.0 (the first with
+# `asyncio` by that name) to v1.28.0 and of mainline 1c3c201149: the same names, the same behaviour.
+# A new MicroPython or microdot is checked against this list before the box uses it.
 import sys
 import time
 
