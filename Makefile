@@ -7,12 +7,13 @@ MICROPYTHON ?= $(abspath $(VENV)/bin/micropython)
 PORT       ?= 8080
 export MICROPYTHON
 
-.PHONY: help setup sim test lint bench bundle deploy enclosure clean firmware firmware-romfs micropython32 \
+.PHONY: help setup sim test test-fast lint bench bundle deploy enclosure clean firmware firmware-romfs micropython32 \
 	bench-rp2040 pi-install
 
 help:
 	@echo "make sim        run the box in the simulator (PORT=$(PORT))"
 	@echo "make test       run every test"
+	@echo "make test-fast  lint, then every test that starts no browser and plays no whole game"
 	@echo "make bench      print speed, size and memory figures"
 	@echo "make bundle     build what goes on the board into build/bundle/ (and build/bundle.romfs)"
 	@echo "make deploy     copy the bundle to a Pico W over USB"
@@ -39,6 +40,10 @@ lint: setup
 
 test: setup lint
 	$(PY) -m pytest
+
+# The quick loop: the tests marked neither `slow` nor `browser` (pyproject.toml says what they mark).
+test-fast: setup lint
+	$(PY) -m pytest -m "not slow and not browser"
 
 sim: setup
 	$(PY) host_tools/sim.py --port $(PORT)

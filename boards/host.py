@@ -14,6 +14,7 @@
 # routes (the tests' probes) are not paced. TIDEBOX_SAVE_MS=N (by default N/2 of the pace) makes
 # each save to flash spend N ms between writing its temporary file and the rename that commits it,
 # as erasing and programming the flash's sectors does on the board (a 4 KB sector erase is ~45 ms).
+import gc
 import os
 import sys
 import time
@@ -27,7 +28,10 @@ NAME = "host"
 WIDTH = const(128)
 HEIGHT = const(64)
 BUTTONS = ("A", "B", "C")  # left to right under the screen
+RESET_EXIT = 75  # the exit code of a board reset (the watchdog, a crash of main)
+SOFT_RESET_EXIT = 76  # ... of the box restarting itself (Board.restart)
 _UP = (False, False, False)  # Buttons.read() when nothing is pressed: the same tuple, nothing allocated
+_LEVELS = tuple((bool(i & 4), bool(i & 2), bool(i & 1)) for i in range(8))  # ... and when A, B, C are
 
 
 def _env(name, default):
@@ -50,8 +54,12 @@ class Display(framebuf.FrameBuffer):
         self.level = 255
         self.on = True
         self.pace_ms = 0  # blocking ms per show() (TIDEBOX_PACE_MS)
+        self.fail_next = False  # the next show() raises MemoryError (a test's fault, host_sim.py)
 
     def show(self):
+        if self.fail_next:  # a test's injected fault: this frame finds no memory (host_sim.py)
+            self.fail_next = False
+            raise MemoryError("injected: no room to draw this frame")
         if self.pace_ms:
             time.sleep_ms(self.pace_ms)  # the I2C transfer holds the CPU on the board
         self.frame[:] = self.buffer  # copied in place: a new 1 KB block per frame would fragment the heap
@@ -137,15 +145,33 @@ class Buttons:
         self.reads = {}  # name -> reads while held
         self.fault = None  # tests inject "raise" (a crashing task) or "hang" (a stuck main loop)
         self.faults = 0  # faults raised so far: each crash log entry names its number
+        self.squeeze = None  # press(squeeze=...): called at each read while the press lasts (Board.squeeze)
+        self.squeeze_reads = 0
+        self.arm = None  # press(arm=...): called when the press is released
         self.settling = 0  # reads left after a release that still move a held clock
 
-    def press(self, name, hold_ms=80):
+    def press(self, name, hold_ms=80, squeeze=None, arm=None):
+        """Hold `name` down for hold_ms; `squeeze()`, when given, runs at every read of the buttons
+        from the first read of the press until it is over (the tests' way to leave the press short
+        of memory: whatever the box frees meanwhile is taken again before the press is handled);
+        `arm()` runs once, at the release (e.g. the next frame drawn fails: host_sim.py)."""
         if name not in BUTTONS:
             raise ValueError("no button " + str(name))
         self.queued[name] = hold_ms
+        self.squeeze = squeeze
+        self.squeeze_reads = 8
+        self.arm = arm
 
     def read(self):
         """(A, B, C) levels, True while held down."""
+        if self.squeeze is not None:
+            if self.queued or self.held:
+                self.squeeze_reads = 8  # ... and on past the release, until the press is handled
+            self.squeeze_reads -= 1
+            squeeze = self.squeeze
+            if self.squeeze_reads <= 0:
+                self.squeeze = None
+            squeeze()
         if self.fault == "raise":
             self.fault = None
             self.faults += 1
@@ -159,7 +185,7 @@ class Buttons:
             return _UP
         now = self.clock.ticks_ms()
         self.clock.step(self.READ_MS)
-        levels = []
+        bits = 0
         for name in BUTTONS:
             until = self.held.get(name)
             if until is None and name in self.queued:
@@ -174,8 +200,11 @@ class Buttons:
             elif until is not None:
                 del self.held[name]
                 self.settling = self.SETTLE_READS - 1  # this read was the first of them
-            levels.append(down)
-        return tuple(levels)
+                if self.arm is not None:  # the press is handled in a moment
+                    arm, self.arm = self.arm, None
+                    arm()
+            bits = (bits << 1) | down
+        return _LEVELS[bits]  # made once: a read allocates nothing, as on the board
 
 
 class Buzzer:
@@ -245,6 +274,8 @@ class Board:
         self.radio = Radio()
         self.watchdog = Watchdog(self.clock)
         self.restarts = 0  # tasks restarted after a crash (tidebox/running.py, keep_running)
+        self.ballast = None  # squeeze(): what holds the heap full
+        self.boot = int(_env("TIDEBOX_BOOT", "0"))  # interpreters run before this one
         self.tcp_gate = ConnectionGate(TCP_LIMIT, wait=True)  # a 6th connection waits, as on lwIP
         self.storage_dir = _env("TIDEBOX_STATE_DIR", "sim_state")
         self.http_port = int(_env("TIDEBOX_PORT", "8080"))
@@ -279,7 +310,34 @@ class Board:
 
     def reset(self):
         """A board reset: on the host the process ends; the test or `make sim` starts it again."""
-        sys.exit(75)
+        sys.exit(RESET_EXIT)
+
+    def squeeze(self, leave):
+        """Fill the heap until about `leave` bytes are free, and hold it so until release() or the
+        box restarts: whatever then needs more finds no memory, as on a heap left in pieces (the
+        tests' way to make allocation fail where they choose). The pieces are chained in pairs, not
+        listed: a list's growth would need ever larger blocks and stop the filling early."""
+        gc.collect()
+        chain = self.ballast  # filled on from what is held already
+        size = 4096
+        while size >= 16:
+            try:
+                while gc.mem_free() > leave + size:
+                    chain = (chain, bytearray(size))
+            except MemoryError:
+                pass
+            size //= 4
+        self.ballast = chain
+
+    def release(self):
+        self.ballast = None
+        gc.collect()
+
+    def restart(self):
+        """The box restarts its own interpreter (tidebox/restart.py), as a Pico's soft reset does: on
+        the host the process ends with SOFT_RESET_EXIT and whoever runs it (`make sim`, the tests'
+        BoxProcess) starts it again at once, on the same port and state folder."""
+        sys.exit(SOFT_RESET_EXIT)
 
     def add_routes(self, app, box):
         """The simulator's own pages (/sim, /sim/oled.png, /sim/press): only on the host board."""

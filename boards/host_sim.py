@@ -1,14 +1,21 @@
 # The simulator's pages, served by the firmware itself on the host board only:
 #   GET  /sim            the box: the OLED at 4x scale, live, and buttons A, B, C (keys a, b, c too)
 #   GET  /sim/oled.png   the current frame as a 128x64 PNG
-#   POST /sim/press      {"button": "A", "ms": 80} holds a button down (ms >= 700 is a long press)
+#   POST /sim/press      {"button": "A", "ms": 80} holds a button down (ms >= 700 is a long press);
+#                        "squeeze": n fills the heap but for n bytes while the box reads the press;
+#                        "fault": "draw" fails the first frame drawn after its release
 #   POST /sim/advance    {"ms": 15000} moves the box's clock forward (tests skip a countdown)
 #   POST /sim/clock      {"hold": true | false} stops the box's clock (it then moves only by advance
 #                        and by button presses: exact figures) or lets it run on
-#   POST /sim/fault      {"kind": "raise" | "hang"}: the button task crashes once, or the loop hangs
+#   POST /sim/fault      {"kind": "raise" | "hang"}: the button task crashes once, or the loop hangs;
+#                        {"kind": "squeeze", "leave": n}: the heap held full but for n bytes until
+#                        {"kind": "release"} or the box restarts; {"kind": "draw"}: the next frame
+#                        drawn raises MemoryError
 #   GET  /sim/status     {"frames": n, "tones": [...], "tcp_peak": n, "screen": "...", "mem_free": n,
-#                         "restarts": tasks restarted after a crash, ...}
-#                        (?gc=1 collects garbage first, so mem_free is what is really in use)
+#                         "restarts": tasks restarted after a crash, "boot": interpreters started
+#                         before this one, "message": the reader's message line, ...}
+#                        (?gc=1 collects garbage first, so mem_free is what is really in use, and
+#                        adds "max_free": the largest block the heap could give now, in bytes)
 import binascii
 import gc
 import json
@@ -81,9 +88,16 @@ def png_1bit(display):
 def _press(board, data):
     button = data.get("button")
     ms = data.get("ms", 80)
+    leave = data.get("squeeze")
     if button not in ("A", "B", "C") or type(ms) is not int or not 0 < ms <= 10000:
         return {"error": "press needs button A, B or C and ms from 1 to 10000"}, 400
-    board.buttons.press(button, ms)
+    if leave is not None and (type(leave) is not int or leave < 0):
+        return {"error": "squeeze is the bytes to leave free"}, 400
+    arm = None
+    if data.get("fault") == "draw":  # the first frame drawn once the press is released fails
+        def arm():
+            board.display.fail_next = True
+    board.buttons.press(button, ms, None if leave is None else lambda: board.squeeze(leave), arm)
     return {"pressed": button, "ms": ms}
 
 
@@ -105,25 +119,62 @@ def _clock(board, data):
 
 def _fault(board, data):
     kind = data.get("kind")
+    if kind == "squeeze":  # the heap held full but for "leave" bytes (Board.squeeze)
+        leave = data.get("leave")
+        if type(leave) is not int or leave < 0:
+            return {"error": "squeeze needs leave: the bytes to leave free"}, 400
+        board.squeeze(leave)
+        return {"fault": kind}
+    if kind == "release":
+        board.release()
+        return {"fault": kind}
+    if kind == "draw":  # the next frame drawn finds no memory
+        board.display.fail_next = True
+        return {"fault": kind}
     if kind not in ("raise", "hang"):
-        return {"error": "fault kind must be raise or hang"}, 400
+        return {"error": "fault kind must be raise, hang, squeeze, release or draw"}, 400
     board.buttons.fault = kind
     return {"fault": kind}
 
 
+def largest_free(ceiling):
+    """The largest bytearray the heap can hold now (to 64 bytes), found by trying: MicroPython has no
+    call that says how big its largest free block is, and fragmentation is what an evening's games
+    leave behind. Each failed try costs a collection; nothing tried is kept."""
+    low, high = 0, ceiling + 64  # low fits, high does not
+    while high - low > 64:
+        mid = (low + high) // 2
+        try:
+            block = bytearray(mid)
+            del block
+            low = mid
+        except MemoryError:
+            high = mid
+    return low
+
+
 def _status(board, box, request):
+    measured = {}
     if request.args.get("gc"):
         gc.collect()  # only on request: tests poll this often and a collection is not free
+        measured["max_free"] = largest_free(gc.mem_free())
+        gc.collect()
+    if request.args.get("modules"):  # which modules are imported now (what a game left behind)
+        import sys
+
+        measured["modules"] = sorted(sys.modules)
     tones = board.buzzer.tones if board.buzzer else []
-    return json.dumps({
+    measured.update({
         "frames": board.display.frames, "tones": [list(t) for t in tones],
         "tcp_peak": board.tcp_gate.peak, "tcp_waited": board.tcp_gate.waited,
         "screen": box.reader.screen if box.reader else None,
         "presses": box.reader.presses if box.reader else 0,
         "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
         "feeds": board.watchdog.feeds, "restarts": board.restarts, "inverted": board.display.inverted,
+        "boot": board.boot, "message": box.reader.message if box.reader else "",
         "buttons_down": len(board.buttons.held) + len(board.buttons.queued),  # presses not yet over
-    }), 200, {"Content-Type": "application/json"}
+    })
+    return json.dumps(measured), 200, {"Content-Type": "application/json"}
 
 
 _ACTIONS = {"press": _press, "advance": _advance, "clock": _clock, "fault": _fault}

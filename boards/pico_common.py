@@ -343,12 +343,15 @@ class Radio:
     def start_hotspot(self, ssid, password):
         if not 8 <= len(password) <= 63:
             raise ValueError("a WPA2 passphrase has 8 to 63 characters")
-        network.country(self.country)  # read when the chip starts, so before active(True)
         ap = network.WLAN(network.AP_IF)
-        # No max_clients: it raises on rp2; the AP's DHCP server has 8 leases anyway.
-        ap.config(ssid=ssid, key=password, security=getattr(network.WLAN, "SEC_WPA2", _WPA2_AES_PSK))
-        ap.active(True)
-        ap.config(pm=network.WLAN.PM_NONE)  # after active(): starting the chip sets the default PM
+        if not (ap.active() and ap.config("ssid") == ssid):
+            # Up already after the box restarted itself (a soft reset keeps the radio): left as it is,
+            # the phones stay joined. Otherwise started here.
+            network.country(self.country)  # read when the chip starts, so before active(True)
+            # No max_clients: it raises on rp2; the AP's DHCP server has 8 leases anyway.
+            ap.config(ssid=ssid, key=password, security=getattr(network.WLAN, "SEC_WPA2", _WPA2_AES_PSK))
+            ap.active(True)
+            ap.config(pm=network.WLAN.PM_NONE)  # after active(): starting the chip sets the default PM
         start = time.ticks_ms()
         while not ap.active():
             if time.ticks_diff(time.ticks_ms(), start) > _AP_WAIT_MS:
@@ -421,6 +424,12 @@ class Board:
 
     def reset(self):
         machine.reset()
+
+    def restart(self):
+        """The box restarts its interpreter (tidebox/restart.py): a soft reset. The Wi-Fi chip and
+        lwIP are started once at power-up and a soft reset leaves them running (ports/rp2/main.c),
+        so the hotspot and the phones on it stay; main.py runs again on a fresh heap."""
+        machine.soft_reset()
 
     def add_routes(self, app, box):
         """The simulator's pages exist on the host board only."""

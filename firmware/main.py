@@ -8,7 +8,7 @@ import asyncio
 import board as board_module
 from micropython import const
 
-from tidebox import api, forget, hotspot, transport
+from tidebox import api, forget, hotspot, restart, transport
 from tidebox.box import Box
 from tidebox.collect import Collector
 from tidebox.reader import QrImages, Reader
@@ -47,20 +47,21 @@ async def main(board):
         reader.load_flow(game_id)
     gc.collect()
     resumable = box.load()
-    reader.boot(board.ticks_ms(), resumable)
+    reader.boot(board.ticks_ms(), resumable, restart.take(storage))
     board.watchdog.start(WATCHDOG_MS)
     app = api.make_app(box, board, transport.BoxServer(board.tcp_gate))
     collector = Collector(board.tcp_gate, app)
+    short = reader.short_of_memory
     tasks = [
         keep_running("web", lambda: app.start_server(host=board.http_host, port=board.http_port), storage,
-                     board),
-        keep_running("reader", lambda: reader_loop(board, reader, collector), storage, board),
+                     board, short),
+        keep_running("reader", lambda: reader_loop(board, reader, collector), storage, board, short),
     ]
     try:
         from tidebox.dns import CaptiveDNS
 
         dns = CaptiveDNS(ip, board.dns_port, board.http_host)
-        tasks.append(keep_running("dns", dns.run, storage, board))
+        tasks.append(keep_running("dns", dns.run, storage, board, short))
     except ImportError:
         pass
     # Collections happen when no phone is being served (the reader loop asks for them), not in the

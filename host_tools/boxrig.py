@@ -32,6 +32,7 @@ BOARD_PACE_MS = 40
 INTERPRETERS = ("micropython", "cpython")
 CPYTHON_MAIN = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "boards",
                             "cpython_main.py")
+SOFT_RESET_EXIT = 76  # boards/host.py: the box restarted itself (tidebox/restart.py); started again
 
 
 def free_port(kind=socket.SOCK_STREAM):
@@ -96,24 +97,57 @@ class BoxProcess:
             self.extra_env.setdefault("TIDEBOX_PACE_MS", str(pace_ms))
         self.proc = None
         self.log = None
+        self.boots = 0  # interpreters started so far (each soft reset starts one more)
+        self.soft_resets = []  # (monotonic time the box restarted itself, seconds until it listened)
+        self.stopping = False  # killed or stopped: a soft reset is not followed by a new start
+        self.restarting = False
+        self.watcher = None
 
     # ------------------------------------------------------------ process
 
-    def start(self, timeout=15):
+    def _spawn(self):
         env = build.micropython_env(self.tree, self.extra_env)
         env["TIDEBOX_PORT"] = str(self.port)
         env["TIDEBOX_DNS_PORT"] = str(self.dns_port)
         env["TIDEBOX_STATE_DIR"] = self.state_dir
-        os.makedirs(self.state_dir, exist_ok=True)
-        self.log = open(os.path.join(self.state_dir, "..", "box-%d.log" % self.port), "ab")  # noqa: SIM115
+        env["TIDEBOX_BOOT"] = str(self.boots)
+        self.boots += 1
         if self.interpreter == "cpython":
             command = [sys.executable, CPYTHON_MAIN, "--board", "host", self.script]
         else:
             command = [build.micropython(), "-X", "heapsize=" + self.heap, self.script]
-        self.proc = subprocess.Popen(
+        return subprocess.Popen(
             command,
             cwd=str(self.tree), env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
+
+    def _watch(self, proc):
+        """A box that restarts itself (exit SOFT_RESET_EXIT) is started again at once, as a Pico's
+        soft reset runs main.py again; the time until it listens again is kept in soft_resets."""
+        while proc.wait() == SOFT_RESET_EXIT and not self.stopping:
+            self.restarting = True
+            began = time.monotonic()
+            proc = self.proc = self._spawn()
+            self.restarting = False
+            if self.stopping:  # killed meanwhile
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(5)
+                return
+            while proc.poll() is None and not self.stopping:
+                try:
+                    socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                    break
+                except OSError:
+                    time.sleep(0.005)
+            self.soft_resets.append((began, time.monotonic() - began))
+
+    def start(self, timeout=15):
+        os.makedirs(self.state_dir, exist_ok=True)
+        self.log = open(os.path.join(self.state_dir, "..", "box-%d.log" % self.port), "ab")  # noqa: SIM115
+        self.stopping = False
+        self.proc = self._spawn()
+        self.watcher = threading.Thread(target=self._watch, args=(self.proc,), daemon=True)
+        self.watcher.start()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -127,6 +161,12 @@ class BoxProcess:
 
     def kill(self):
         """Pull the plug: SIGKILL, no chance to clean up."""
+        self.stopping = True
+        if self.watcher is not None:
+            if self.proc and self.proc.poll() is None:
+                self.proc.send_signal(signal.SIGKILL)
+            self.watcher.join(10)  # a soft reset under way has started its interpreter by then
+            self.watcher = None
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(5)
@@ -137,7 +177,10 @@ class BoxProcess:
             self.log.close()
 
     def alive(self):
-        return self.proc is not None and self.proc.poll() is None
+        """Running, or restarting itself (a soft reset: it listens again in a moment)."""
+        if self.proc is None or self.stopping:
+            return False
+        return self.restarting or self.proc.poll() is None or self.proc.returncode == SOFT_RESET_EXIT
 
     # ------------------------------------------------------------ HTTP
 
@@ -163,15 +206,19 @@ class BoxProcess:
             raise ApiError(status, data)
         return data
 
-    def status(self, timeout=5):
+    def status(self, timeout=5, query=""):
         """The simulator's status. A 503 (the box had no heap to read the request just then: "try
-        again", as a phone is told) is asked again, as a phone's poll would be."""
+        again", as a phone is told) is asked again, as a phone's poll would be, and so is a box that
+        is restarting itself (it listens again in a moment)."""
         deadline = time.monotonic() + timeout
         while True:
             try:
-                return self.api("GET", "/sim/status")
+                return self.api("GET", "/sim/status" + query)
             except ApiError as e:
                 if e.status != 503 or time.monotonic() > deadline:
+                    raise
+            except (OSError, http.client.HTTPException):
+                if not self.alive() or time.monotonic() > deadline:
                     raise
             time.sleep(0.05)
 
@@ -197,24 +244,44 @@ class BoxProcess:
 
     # ------------------------------------------------------------ buttons and time
 
-    def press(self, button, long=False, timeout=5):
+    def press(self, button, long=False, timeout=5, squeeze=None, fault=None):
         """Press a button as a person would and wait until the box has handled it. A long press is
         handled while the button is still held: the next press waits for the release, as a finger
-        would (a press sent during the hold would be part of it)."""
+        would (a press sent during the hold would be part of it). A press that makes the box restart
+        itself (tidebox/restart.py) returns the screen it comes back to. `squeeze`: the press finds
+        only that many bytes of heap free (boards/host.py, Board.squeeze); `fault="draw"`: the first
+        frame drawn after it is read finds no memory (host_sim.py)."""
         status = self.status()
         deadline = time.monotonic() + timeout
         while status["buttons_down"] and time.monotonic() < deadline:
             time.sleep(0.02)
             status = self.status()
-        before = status["presses"]
-        self.api("POST", "/sim/press", {"button": button, "ms": LONG_MS if long else SHORT_MS})
+        before, boot = status["presses"], status["boot"]
+        press = {"button": button, "ms": LONG_MS if long else SHORT_MS}
+        if squeeze is not None:
+            press["squeeze"] = squeeze
+        if fault is not None:
+            press["fault"] = fault
+        self.api("POST", "/sim/press", press)
+        if squeeze is not None or fault is not None:
+            time.sleep(0.5)  # no request of ours meanwhile: the box's own step meets the fault first
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            status = self.status()
+            status = self.status(timeout=15)
+            if status["boot"] != boot:  # the press restarted the box: its screen once it is back up
+                return self.settled_screen(status)
             if status["presses"] > before:
                 return status["screen"]  # the screen when the press had been handled
             time.sleep(0.02)
         raise AssertionError("button %s was not handled" % button)
+
+    def settled_screen(self, status, timeout=5):
+        """The screen of a box just started, once its splash (if any) has given way."""
+        deadline = time.monotonic() + timeout
+        while status["screen"] == "splash" and time.monotonic() < deadline:
+            time.sleep(0.05)
+            status = self.status()
+        return status["screen"]
 
     def screen(self):
         return self.status()["screen"]

@@ -3,8 +3,10 @@ game, each with the phones polling as the page does (scripted_game.Pollers) unti
 told the game is over. memory_proof.run_game plays one at a given heap; bench_memory.py bisects.
 
 A driver has `game` (the game's id), `players` (phones at the table) and
-    play(box) -> (final view, poller stats {"requests", "errors", "told_the_end"})
+    play(box, table=None) -> (final view, poller stats {"requests", "errors", "told_the_end"})
     finished(view) -> whether that view is a game played to its end
+It starts at the box's game menu; `table` (table.Table) is who is already seated there from an
+earlier game of the evening (None: a fresh box, nobody yet).
 """
 
 import json
@@ -13,7 +15,8 @@ import time
 from pathlib import Path
 
 from boxrig import ApiError, wait_until
-from scripted_game import NAMES, Pollers, play_full_game
+from scripted_game import Pollers, play_full_game
+from table import Table
 
 
 def with_pollers(box, tokens, play, every=1):
@@ -45,8 +48,8 @@ class TokenTide:
     game = "token_tide"
     players = 8
 
-    def play(self, box):
-        return play_full_game(box)
+    def play(self, box, table=None):
+        return play_full_game(box, table=table)
 
     def finished(self, view):
         return view["box"] == "over" and view["game"]["winners"] != []
@@ -62,9 +65,8 @@ class QuietDividend:
     def __init__(self, seed=5):
         self.rng = random.Random(seed)
 
-    def play(self, box):
-        box.choose(self.game)
-        tokens = [box.join(name)["token"] for name in NAMES[:self.players]]
+    def play(self, box, table=None):
+        tokens = (table or Table()).sit(box, self.game, self.players)
         box.press("C")  # setup, with the default options
         if box.press("C") != "qd_board":
             raise AssertionError("the game did not start: " + box.screen())
@@ -99,9 +101,8 @@ class PaperCurrent:
     def __init__(self, seed=3):
         self.rng = random.Random(seed)
 
-    def play(self, box):
-        box.choose(self.game)
-        tokens = [box.join(name)["token"] for name in NAMES[:self.players]]
+    def play(self, box, table=None):
+        tokens = (table or Table()).sit(box, self.game, self.players)
         box.press("C")  # setup, with the default options
         if box.press("C") != "pc_card":
             raise AssertionError("the game did not start: " + box.screen())
@@ -149,11 +150,10 @@ class PearlReach:
     def __init__(self, seed=7):
         self.rng = random.Random(seed)
 
-    def play(self, box):
+    def play(self, box, table=None):
         from tidebox.games.pearl_reach import rules
 
-        box.choose(self.game)
-        tokens = [box.join(name)["token"] for name in NAMES[:self.players]]
+        tokens = (table or Table()).sit(box, self.game, self.players)
         # setup: rivals 1 -> none -> 2; the speed line: 2 s -> 1 s; who sets out first: the first person
         for button in ("C", "B", "B", "A", "A", "B", "A", "B"):
             box.press(button)

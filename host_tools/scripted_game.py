@@ -65,11 +65,13 @@ class Pollers(Background):
             self.stop.wait(self.period)
 
 
-def play_full_game(box, seed=8, rounds_check=None, poll=True):
-    """Plays a whole numbered-deck game with 8 players; returns the final state and poller stats."""
+def play_full_game(box, seed=8, rounds_check=None, poll=True, table=None):
+    """Plays a whole numbered-deck game with 8 players, from the game menu (`table`: a table.Table
+    already seated there); returns the final state and poller stats."""
+    from table import Table
+
     rng = random.Random(seed)
-    box.choose()
-    tokens = [box.join(name)["token"] for name in NAMES]
+    tokens = (table or Table()).sit(box, "token_tide", len(NAMES))
     stats = {"requests": 0, "errors": []}
     told = 0  # phones told the final standings
     pollers = Pollers(box, tokens) if poll else None

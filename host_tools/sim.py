@@ -15,6 +15,8 @@ import build
 
 # A Pico W has about 205 KB of heap; objects on the 64-bit unix port are larger, so this is tighter.
 SIM_HEAP = "208K"
+RESET_EXIT = 75  # boards/host.py: a board reset (the watchdog, a crash of main): the board boots again
+SOFT_RESET_EXIT = 76  # ... the box restarted itself (between games, or short of memory)
 
 
 def sim_command(tree, heap=SIM_HEAP):
@@ -40,9 +42,17 @@ def main():
     print("  the box:  http://localhost:%d/sim" % args.port)
     print("  phones:   http://localhost:%d/" % args.port)
     sys.stdout.flush()
+    boot = 0
     try:
-        return subprocess.call(sim_command(tree, args.heap), cwd=tree,
-                               env=sim_env(tree, args.port, os.path.abspath(args.state)))
+        while True:  # as a board does: after a reset or a soft reset, main.py runs again
+            env = sim_env(tree, args.port, os.path.abspath(args.state), {"TIDEBOX_BOOT": str(boot)})
+            code = subprocess.call(sim_command(tree, args.heap), cwd=tree, env=env)
+            boot += 1
+            if code == RESET_EXIT:
+                print("the board reset (its watchdog, or a crash): it starts again")
+            elif code != SOFT_RESET_EXIT:
+                return code
+            sys.stdout.flush()
     except KeyboardInterrupt:
         return 0
 

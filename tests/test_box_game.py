@@ -9,6 +9,8 @@ from boxrig import INTERPRETERS, ApiError, BoxProcess
 
 from tidebox.games import token_tide as tt
 
+pytestmark = pytest.mark.slow  # a whole 8-player game and its rounds on the real firmware
+
 NAMES = ["Ada", "Bo", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 
 

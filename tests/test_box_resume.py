@@ -53,6 +53,7 @@ def one_action(box, tokens, rng):
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("interpreter", INTERPRETERS)  # the Pico's and the Pi's
 @pytest.mark.parametrize("seed", [1, 2])
 def test_resumes_after_power_cuts(sim_tree, tmp_path, seed, interpreter):

@@ -6,6 +6,8 @@ import pytest
 from game_drivers import DRIVERS
 from memory_proof import PROOF_HEAP_KB, run_game
 
+pytestmark = pytest.mark.slow  # memory proofs: whole games at the proof's heap
+
 
 def test_full_game_with_eight_pollers_fits_the_heap(sim_tree):
     result = run_game(PROOF_HEAP_KB, sim_tree)

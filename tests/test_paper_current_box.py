@@ -60,6 +60,7 @@ def launch_all(box, token):
     assert screen == "pc_score"
 
 
+@pytest.mark.slow
 def test_a_course_on_the_box_and_phones(pc_box):
     box = pc_box
     tokens = start(box, ["Ada", "Bo", "Cy"])
@@ -135,6 +136,7 @@ def test_a_course_on_the_box_and_phones(pc_box):
     assert box.state(tokens[0])["box"] == "play"
 
 
+@pytest.mark.slow
 def test_new_game_goes_back_to_the_game_menu(pc_box):
     box = pc_box
     tokens = start(box, ["Ada", "Bo"])
@@ -371,6 +373,7 @@ def press(box, seen):
         seen.append(e)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_power_cuts_during_score_entry_lose_no_acknowledged_result(sim_tree, tmp_path, seed):
     """The plug is pulled at random moments while phones enter results and the box confirms rounds:

@@ -20,7 +20,7 @@ import json
 from microdot import Response
 
 from tidebox import jsoncheck
-from tidebox.box import Refused
+from tidebox.box import SHORT_OF_MEMORY, Refused
 
 PAGE_FILE = "www/index.html.gz"
 JSON = "application/json"
@@ -115,11 +115,16 @@ async def too_large(request):
     return error(413, "the request is too large")
 
 
+async def short_of_memory(request, exc):
+    return error(503, SHORT_OF_MEMORY)
+
+
 async def internal(request):
     return error(500, "the box hit a problem; nothing was changed")
 
 
-ERRORS = ((400, bad_request), (404, not_found), (405, not_allowed), (413, too_large), (500, internal))
+ERRORS = ((400, bad_request), (404, not_found), (405, not_allowed), (413, too_large),
+          (MemoryError, short_of_memory), (500, internal))
 
 # ------------------------------------------------------------ the page
 

@@ -21,6 +21,7 @@ PLAY = "play"
 OVER = "over"
 PHASES = (CHOOSE, JOIN, SETUP, PLAY, OVER)
 STALE = "the game moved on before this arrived: here it is as it is now"
+SHORT_OF_MEMORY = "the box is short of memory: nothing changed, try again"
 NEW_GAME = "new_game"  # the move a phone sends for a new game at the same table (see _phone_new_game)
 
 
@@ -69,6 +70,9 @@ class Box:
         self.password = ""  # the hotspot's passphrase, shown on the join screen
         self.notice = ""  # a one-line message for the OLED (e.g. a damaged save was set aside)
         self.listeners = []  # called after every change (the reader redraws)
+        # Set when a MemoryError left the game in RAM unlike flash and putting it back failed too: the
+        # reader loop then restarts the box, which reads flash (tidebox/restart.py).
+        self.short_of_memory = False
 
     def new_seats(self):
         return Seats(self.board.urandom, MAX_SEATS, check_name)
@@ -87,7 +91,20 @@ class Box:
                 self.version += 1
                 self._notify()
                 raise Refused(503, "the box could not save: try again")
+            except MemoryError:
+                self.put_back()
+                raise Refused(503, SHORT_OF_MEMORY)
         self._notify()
+
+    def put_back(self):
+        """After a MemoryError half-way through a change: back to what flash holds (the last
+        acknowledged state); when even that finds no memory, the box restarts (short_of_memory)."""
+        try:
+            self.restore()
+            self.version += 1
+            self._notify()
+        except MemoryError:
+            self.short_of_memory = True
 
     def _notify(self):
         for listener in self.listeners:
@@ -110,7 +127,8 @@ class Box:
             return None
         phase = data.get("phase")
         game_id = data.get("game_id")
-        rules = games.load(game_id) if game_id is not None else None
+        # At the game menu no game's code is loaded (Box.forget_rules), after a restart too.
+        rules = games.load(game_id) if game_id is not None and phase != CHOOSE else None
         seats = self.new_seats()
         seats.load(data.get("seats") or {})
         state = rules.from_dict(data["game"]) if rules and data.get("game") else None
@@ -123,7 +141,9 @@ class Box:
             raise ValueError("saved seats do not match the game")
         options = default_options(rules) if rules else {}
         saved = data.get("options")
-        if isinstance(saved, dict):
+        if phase == CHOOSE and isinstance(saved, dict):
+            options = saved  # kept for the same game chosen again, checked against its rules then
+        elif isinstance(saved, dict):
             for key in options:
                 if key in saved:
                     options[key] = saved[key]
@@ -185,6 +205,13 @@ class Box:
         self.countdown.stop()
         self.changed()
 
+    def let_go(self):
+        """Drop the game and the views from RAM (the box is about to restart from flash)."""
+        self.state = None
+        self.undo_text = None
+        self._public = self._private = None
+        self.listeners = []
+
     def now(self):
         return self.board.ticks_ms()
 
@@ -203,29 +230,40 @@ class Box:
     # ------------------------------------------------------------ the game menu
 
     def choose_game(self, game_id):
-        """The reader picks the game; the players who joined stay. The previous game's modules are
-        unloaded first, so only one game's code is ever in the heap."""
+        """The reader picks the game; the players who joined stay. Only the chosen game's rules are
+        loaded (at the game menu the box holds none: see to_game_menu); choosing the game the table
+        played last keeps the options it chose."""
         if self.phase not in (CHOOSE, JOIN, SETUP):
             raise Refused(409, "a game is being played: finish or discard it first")
-        if game_id != self.game_id:
-            if self.game_id is not None:
-                self.rules = None
-                games.unload(self.game_id)
+        if game_id != self.game_id or self.rules is None:
+            self.forget_rules()
             try:
-                self.rules = games.load(game_id)
+                rules = games.load(game_id)
             except ValueError:
                 raise Refused(400, "no such game on this box")
-            self.game_id = game_id
-            self.options = default_options(self.rules)
+            options = default_options(rules)
+            if game_id == self.game_id:
+                for key in options:
+                    if key in self.options:
+                        options[key] = self.options[key]
+            self.game_id, self.rules, self.options = game_id, rules, options
         if self.seats.count() > self.rules.MAX_PLAYERS:
             raise Refused(409, "%s seats at most %d players" % (self.rules.SHORT, self.rules.MAX_PLAYERS))
         self.phase = JOIN
         self.changed()
 
+    def forget_rules(self):
+        """Unload the chosen game's rules (the game menu needs none): an evening's next game, the same
+        or another, finds the heap as a fresh box has it. The game's id and options stay."""
+        if self.rules is not None:
+            self.rules = None
+            games.unload(self.game_id)
+
     def to_choose(self):
         if self.phase not in (JOIN, SETUP, OVER):
             raise Refused(409, "a game is being played: finish or discard it first")
         self.phase = CHOOSE
+        self.forget_rules()
         self.changed()
 
     # ------------------------------------------------------------ joining (phones and box)
@@ -355,6 +393,9 @@ class Box:
             self.rules.move(self.state, seat, name, {} if args is None else args)
         except GameError as e:
             raise Refused(e.status, e.message)
+        except MemoryError:  # the move may have changed the game half-way
+            self.put_back()
+            raise Refused(503, SHORT_OF_MEMORY)
         self.seq += 1
         self.undo_text = undo
         if self.rules.is_over(self.state):
@@ -438,9 +479,9 @@ class Box:
         self.countdown.stop()
         self.changed()
 
-    def new_game(self):
+    def to_game_menu(self):
         """After the final standings: same table (dropped players stay out), back to the game menu,
-        where the same game or another is chosen."""
+        where the same game or another is chosen. The game's code is unloaded (forget_rules)."""
         keep = [i for i in range(len(self.seats.names)) if self.seats.present[i]]
         for seat in range(len(self.seats.names) - 1, -1, -1):
             if seat not in keep:
@@ -456,6 +497,7 @@ class Box:
             for key, _, choices in self.rules.OPTIONS:
                 if choices in ("seat", "seat_or_random"):
                     self.options[key] = defaults[key]
+        self.forget_rules()
         self.changed()
 
     # ------------------------------------------------------------ what the phones see

@@ -7,9 +7,9 @@ from tidebox.screens import ListMenu, Screen, in_game_menu
 
 
 def new_game(reader):
-    """The same table back at the game menu, where the same game or another is chosen."""
-    reader.box.new_game()
-    reader.home()
+    """The same table back at the game menu, where the same game or another is chosen (on a fresh
+    heap: Reader.to_game_menu)."""
+    reader.to_game_menu()
 
 
 NEW_GAME = ("New game", "New game?", new_game)  # a "what next" choice: label, question, action(reader)

@@ -28,4 +28,8 @@ class ConnectionGate:
         return self
 
     async def __aexit__(self, *exc):
+        self.leave()
+
+    def leave(self):
+        """A served connection is done (sync: no coroutine, so no heap, is needed for it)."""
         self.active -= 1

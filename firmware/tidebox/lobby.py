@@ -1,7 +1,7 @@
 # The screens before a game: the game menu, joining (with the players menu and a name typed on the
 # box) and the chosen game's setup. The reader imports this module for them and unloads it while a
 # game is played (its code would otherwise hold heap all game).
-from tidebox import draw, games
+from tidebox import draw, games, restart
 from tidebox.buttons import LONG
 from tidebox.screens import ListMenu, PickSeat, Screen
 
@@ -34,8 +34,12 @@ class ChooseGame(Screen):
         if button == "A":
             self.cursor = (self.cursor + 1) % len(games.GAMES)
         elif button == "C":
-            self.box.choose_game(games.GAMES[self.cursor][0])
-            self.reader.home()
+            game = games.GAMES[self.cursor][0]
+            try:
+                self.box.choose_game(game)
+                self.reader.home()
+            except MemoryError:  # its code found no room: chosen again on a fresh heap
+                self.reader.short_of_memory(restart.CHOOSE, game)
 
 
 def join_views(reader):
@@ -104,8 +108,11 @@ class Join(Screen):
         elif button == "B":
             self.page += 1
         elif button == "C":
-            self.box.to_setup()
-            r.home()
+            try:
+                self.box.to_setup()
+                r.home()
+            except MemoryError:  # on to the setup again on a fresh heap
+                r.short_of_memory(restart.SETUP)
 
     def add_here(self):
         self.reader.push(NameEntry(self.reader))
@@ -217,5 +224,4 @@ class Setup(Screen):
         elif button == "B":
             box.next_option(box.rules.OPTIONS[self.cursor][0])
         elif button == "C":
-            box.start_game()
-            self.reader.home()
+            self.reader.play()

@@ -5,11 +5,12 @@
 # pushed on top and popped when done; `home()` rebuilds the stack for the box's phase. The
 # convention on every screen: A moves or opens the menu, B changes or steps, C goes on (confirm,
 # start, reveal, next). Each screen prints its own hints on the bottom line.
+import gc
 import time
 
 from micropython import const
 
-from tidebox import forget, games, screens
+from tidebox import draw, forget, games, restart, screens
 from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, Refused
 
 SPLASH_MS = const(1500)
@@ -17,6 +18,7 @@ FLASH_MS = const(3000)  # the screen flashes this long when the countdown reache
 FLASH_HALF_MS = const(250)  # ... four times a second
 TONE_HZ = const(2000)  # a piezo's loudest region is around 2-4 kHz
 TONE_MS = const(300)
+RESERVE_BYTES = const(1024)  # held from boot, given back when the heap runs out: room to say so
 
 
 class QrImages:
@@ -47,6 +49,10 @@ class Reader:
         self.qr_drawer = None  # draw(fb, "wifi_qr" | "page_qr"), set when QR codes are available
         self.dirty = True
         self.last_second = -1
+        self.reserve = bytearray(RESERVE_BYTES)
+        self.pressing = None  # the button from a press until its screen is shown (see press)
+        self.pressing_kind = self.pressing_on = None
+        self.pressing_seq = 0
         box.listeners.append(self.touch)
         box.reader = self
 
@@ -138,7 +144,12 @@ class Reader:
     def touch(self):
         self.dirty = True
 
-    def boot(self, now, resume_offer):
+    def boot(self, now, resume_offer, step=None):
+        """After a start: the splash, then the resume offer or the screen for the box's phase. `step`:
+        the box restarted itself (tidebox/restart.py) and takes the step it was taking instead."""
+        if step is not None:
+            self.welcome().carry_on(self, step)
+            return
         self.resume_offer = resume_offer
         if self.box.phase in (PLAY, OVER):  # the resume offer says how far the game has come
             self.load_flow()
@@ -146,11 +157,72 @@ class Reader:
         self.stack = [self.welcome().Splash(self)]
         self.touch()
 
+    # ------------------------------------------------------------ restarting (tidebox/restart.py)
+
+    def to_game_menu(self):
+        """After a game: the same table back at the game menu, on a fresh heap."""
+        self.box.to_game_menu()
+        self.restart_into(restart.MENU, "Next game", ("One moment:", "the box makes", "room for it"))
+
+    def play(self):
+        """The game set up starts, on a fresh heap: the lobby's code and what it left are not there."""
+        try:
+            self.box.start_game()
+        except MemoryError:
+            self.short_of_memory(restart.START)
+            return
+        self.restart_into(restart.PLAY, "Game on", ("One moment:", "the box makes", "room for it"))
+
+    def short_of_memory(self, step=restart.HOME, game=None, tries=0):
+        """A MemoryError in the reader's flow or a phone's move the box could not put back: the panel
+        says so and the box restarts where flash says it was, then takes `step` again."""
+        self.reserve = None  # the room to draw, write the step down and restart
+        gc.collect()
+        if tries >= restart.TRIES:  # a fresh heap could not take it either: say so and stay
+            self.home()
+            self.message = "Not enough memory"
+            return
+        lines = ("The box restarts", "where it was:", "no seat, choice", "or score is lost")
+        press = None  # with a step of its own the step itself is taken again
+        if step == restart.HOME and self.pressing is not None:
+            press = (self.pressing, self.pressing_kind, self.pressing_on, self.pressing_seq)
+        self.pressing = None
+        self.restart_into(step, "Short of memory", lines, game, tries, "short of memory: " + step, press)
+
+    def restart_into(self, step, heading, lines, game=None, tries=0, why="", press=None):
+        """Write down `step` (and the press to make again), say `heading` and `lines` on the panel and
+        restart the box."""
+        # The box comes back from flash: what it holds in RAM goes first, to make room for the step.
+        self.stack = []
+        self.flow = self.flow_tick = None
+        self.box.let_go()
+        gc.collect()
+        try:
+            restart.plan(self.box.storage, step, game, tries, why, press)
+        except (OSError, MemoryError):
+            pass  # without the step the box comes back at its save, with the resume offer
+        fb = self.fb
+        fb.fill(0)
+        draw.title(fb, heading)
+        draw.rows(fb, lines, y=14, step=10)
+        if self.inverted:
+            self.inverted = 0
+            fb.invert(0)
+        fb.show()
+        self.box.board.restart()
+
     # ------------------------------------------------------------ buttons and time
 
     def press(self, button, kind):
         self.presses += 1
         self.message = ""
+        # What is being pressed, kept until its screen has been drawn: a MemoryError on the way
+        # restarts the box (short_of_memory), which presses it again if nothing was saved meanwhile.
+        # (Kept as four fields, not a tuple: recording it must not need memory.)
+        self.pressing = button
+        self.pressing_kind = kind
+        self.pressing_on = self.screen
+        self.pressing_seq = self.box.seq
         try:
             self.top().press(button, kind)
         except Refused as e:
@@ -211,3 +283,4 @@ class Reader:
         self.fb.fill(0)
         self.top().draw(self.fb, now)
         self.fb.show()
+        self.pressing = None  # the press, if any, is done: its screen is shown

@@ -27,15 +27,18 @@ def log_crash(storage, where, exc):
         pass
 
 
-async def keep_running(name, make_task, storage, board):
+async def keep_running(name, make_task, storage, board, short_of_memory):
     """Run a task; if it dies, log why and start it again after a short pause (counted in
-    board.restarts, which the simulator's /sim/status shows)."""
+    board.restarts, which the simulator's /sim/status shows). A task that runs out of memory is not
+    started again on the same heap: short_of_memory() says so and restarts the box (restart.py)."""
     while True:
         try:
             await make_task()
             return
         except asyncio.CancelledError:
             raise
+        except MemoryError:
+            short_of_memory()
         except Exception as exc:  # noqa: BLE001
             log_crash(storage, name, exc)
             gc.collect()
@@ -45,11 +48,12 @@ async def keep_running(name, make_task, storage, board):
 
 async def reader_loop(board, reader, collector, passes=-1, sleep_ms=None):
     """Every LOOP_MS: the buttons, the reader's time-driven changes, a collection when the box is
-    idle, the watchdog. 100 passes a second on a core where one method call takes ~15 us, so a pass
-    with nothing pressed does the least it can and allocates nothing: the methods are bound once
-    here; the debouncer runs only while a button is (or was just) held; the reader's tick (the
-    countdown's seconds, the panel's flashing, a rival's move) every other pass, 20 ms apart, and on
-    every pass with a button held; the collector every 4th pass (40 ms), the watchdog every 8th.
+    idle, the watchdog, and a look whether a phone's move left the box short of memory. 100 passes
+    a second on a core where one method call takes ~15 us, so a pass with nothing pressed does the
+    least it can and allocates nothing: the methods are bound once here; the debouncer runs only
+    while a button is (or was just) held; the reader's tick (the countdown's seconds, the panel's
+    flashing, a rival's move) every other pass, 20 ms apart, and on every pass with a button held;
+    the collector every 4th pass (40 ms), the watchdog every 8th.
 
     For the bench: `passes` ends the loop after that many passes (-1: never), and `sleep_ms` is
     awaited as sleep_ms(LOOP_MS) at the end of each pass instead of asyncio's."""
@@ -60,6 +64,7 @@ async def reader_loop(board, reader, collector, passes=-1, sleep_ms=None):
     tick = reader.tick
     collect = collector.tick  # collects while no phone is being served (tidebox/collect.py)
     feed = board.watchdog.feed
+    box = reader.box
     sleep_ms = sleep_ms or asyncio.sleep_ms
     done = 0
     while done != passes:
@@ -76,4 +81,6 @@ async def reader_loop(board, reader, collector, passes=-1, sleep_ms=None):
             collect()
         if not done & 7:
             feed()
+            if box.short_of_memory:
+                reader.short_of_memory()
         await sleep_ms(_LOOP_MS)

@@ -10,16 +10,18 @@
 # firmware (dns.py waits on its socket with `readable` below):
 #   asyncio  `asyncio.core._io_queue.queue_read(sock)` parks a task until a socket is readable (as
 #            asyncio's own streams wait), `asyncio.StreamReader(sock, extra)` wraps an accepted
-#            socket, whose `readinto` gives None when woken with nothing to read (EAGAIN);
+#            socket (its `.s`, closed as it is when there is no memory to await a close), whose
+#            `readinto` gives None when woken with nothing to read (EAGAIN);
 #            `core._io_queue` is looked up at each wait, as asyncio.new_event_loop() replaces it.
 #   microdot `Request.create(app, stream_in, stream_out, peername)`, `Microdot.dispatch_request(request)`,
 #            `Response.write(stream)`, `Response.send_file(..., stream=)`, the class limits
 #            `Request.max_content_length`, `max_body_length`, `max_readline`, and the head as
 #            microdot reads it (`readline` up to the first blank line, header names case-blind).
-# Checked on: MicroPython v1.29.0-preview (9458e3a23f, the unix port the tests run) with microdot
-# 2.7.0; the asyncio sources (extmod/asyncio core.py and stream.py) of v1.21.0 (the first with
-# `asyncio` by that name), v1.22.0, v1.24.0, v1.28.0 and mainline 3fff03367a hold these names
-# unchanged. A new MicroPython or microdot is checked against this list before it is used.
+# Checked on: run under MicroPython v1.29.0-preview (9458e3a23f, the unix port the tests run) and
+# mainline 3fff03367a (the 32-bit unix port `make micropython32` builds), with microdot 2.7.0; read in the
+# asyncio sources (extmod/asyncio/core.py, stream.py) of every release from v1.21.0 (the first with
+# `asyncio` by that name) to v1.28.0 and of mainline 1c3c201149: the same names, the same behaviour.
+# A new MicroPython or microdot is checked against this list before the box uses it.
 import sys
 import time
 
@@ -37,6 +39,8 @@ SEGMENT_BYTES = 512  # an answer is written in pieces of up to this size (see _S
 # Sent as it is when the heap is too short even to read a request: made at import, it needs no heap.
 BUSY_ANSWER = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
                b"Connection: close\r\n\r\n{\"error\": \"the box is busy for a moment: try again\"}")
+SHORT_IN_A_ROW = 8  # requests in a row the box had no memory for, over SHORT_MS: it restarts
+SHORT_MS = 1000  # (tidebox/restart.py)
 BACKLOG = 48  # connections the network stack keeps waiting, in order, while five are served
 KEPT_HEADERS = (b"content-length", b"content-type", b"x-seat-token")  # the request headers used here
 # Each connection being read has a buffer of this size, made once (see _Slot): a phone's whole request
@@ -96,6 +100,8 @@ class BoxServer(Microdot):
         self.idle_answer = b""
         self.view_head = None  # microdot's head of a full view, cut around its length (answer_view)
         self.current = None  # the slot of the request being answered (one at a time)
+        self.short_in_a_row = 0  # requests in a row answered "busy" for want of memory (short_of_memory)
+        self.short_since = 0
         self.fast = True  # answer idle polls and find the token in the read bytes (tests compare with off)
 
     async def start_server(self, host="0.0.0.0", port=80, debug=False, ssl=None):
@@ -128,16 +134,36 @@ class BoxServer(Microdot):
             listener.close()
 
     async def handle_request(self, stream_in, stream_out):
-        if self.reaper is None or self.reaper.done():
-            self.reaper = asyncio.create_task(self.reap())
+        entered = False
         try:
-            await self.gate.__aenter__()
-        finally:
-            self.accepted -= 1
-        try:
+            if self.reaper is None or self.reaper.done():
+                self.reaper = asyncio.create_task(self.reap())
+            try:
+                await self.gate.__aenter__()
+                entered = True
+            finally:
+                self.accepted -= 1
             await self.serve(stream_in, stream_out)
+        except MemoryError:
+            # No room even to wait at the gate or to start serving: closed at once, as lwIP drops
+            # what it has no room for (the phone tries again); awaiting a close would need room too.
+            self.short_of_memory()
+            stream_out.s.close()
         finally:
-            await self.gate.__aexit__(None, None, None)
+            if entered:
+                self.gate.leave()
+
+    def short_of_memory(self):
+        """A request the box had no memory for. Many in a row over a second or more (no answer made
+        in between) and the box is not getting its memory back by itself: the reader loop restarts
+        it (a press under way meanwhile restarts it first, and is pressed again)."""
+        now = time.ticks_ms()
+        if not self.short_in_a_row:
+            self.short_since = now
+        self.short_in_a_row += 1
+        if self.short_in_a_row >= SHORT_IN_A_ROW and time.ticks_diff(now, self.short_since) >= SHORT_MS \
+                and self.box is not None:
+            self.box.short_of_memory = True
 
     # ------------------------------------------------------------ the server interface (api.py)
 
@@ -222,7 +248,9 @@ class BoxServer(Microdot):
             try:
                 if request is _IDLE:
                     await stream_out.awrite(self.idle_answer)
+                    self.short_in_a_row = 0
                 elif request is MemoryError:
+                    self.short_of_memory()
                     await stream_out.awrite(BUSY_ANSWER)
                 elif request is not False:
                     async with self.answering:
@@ -235,11 +263,14 @@ class BoxServer(Microdot):
                                 out = _Segments(stream_out)
                                 await response.write(out)
                                 await out.flush()
+                            self.short_in_a_row = 0
                         finally:
                             self.current = None
             except OSError:
                 pass  # the phone went away mid-answer
-            except Exception as exc:  # noqa: BLE001 - e.g. a MemoryError mid-answer: log it, keep serving
+            except MemoryError:
+                self.short_of_memory()
+            except Exception as exc:  # noqa: BLE001 - an unexpected failure mid-answer: log it, keep serving
                 sys.print_exception(exc)
             finally:
                 try:
@@ -617,5 +648,3 @@ def readable(sock):
 def io_queue():
     """True when this asyncio has the IO queue `readable` parks a task in."""
     return getattr(core, "_io_queue", None) is not None
-
-

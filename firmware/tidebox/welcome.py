@@ -2,8 +2,39 @@
 # Apart from the lobby (lobby.py) because a box that restarts mid-game (a power cut) resumes
 # straight into the game: the lobby's code is never loaded then, and the heap that phones
 # reconnecting at once need is not held by it. The reader unloads this module once it leaves them.
-from tidebox import VERSION, draw, games
+from tidebox import VERSION, draw, games, restart
+from tidebox.box import CHOOSE, JOIN, SETUP, Refused
 from tidebox.screens import Screen
+
+RESTARTED = "Memory tidied up"  # the message line once the box restarted itself for memory
+
+
+def carry_on(reader, step):
+    """The box restarted itself (tidebox/restart.py): the step it was taking, on a fresh heap, then
+    the screen for where it is. No splash and no resume offer: nothing happened to the table."""
+    box = reader.box
+    do = step["do"]
+    try:
+        if do == restart.CHOOSE and box.phase in (CHOOSE, JOIN, SETUP) and (
+                box.phase == CHOOSE or box.game_id != step["game"]):
+            box.choose_game(step["game"])
+        elif do == restart.SETUP and box.phase == JOIN:
+            box.to_setup()
+        elif do == restart.START and box.phase == SETUP:
+            box.start_game()
+        reader.home()
+        press = step.get("press")
+        if press and reader.screen == press[2] and box.seq == press[3]:
+            reader.top().press(press[0], press[1])  # what was pressed when the memory ran out, again
+    except Refused as e:
+        reader.home()
+        reader.message = e.message
+        return
+    except MemoryError:
+        reader.short_of_memory(do, step["game"], step["tries"] + 1)
+        return
+    if do not in (restart.MENU, restart.PLAY):
+        reader.message = reader.message or RESTARTED
 
 
 class Splash(Screen):

@@ -117,6 +117,9 @@ class Board:
     def reset(self):
         machine.reset()
 
+    def restart(self):
+        machine.soft_reset()
+
     def add_routes(self, app, box):
         return None
 

@@ -15,7 +15,8 @@ box = Box(board, Storage(os.getenv("TIDEBOX_STATE_DIR")))
 reader = Reader(box, board.display, None)
 CORE = ("tidebox.box", "tidebox.reader", "tidebox.storage", "tidebox.screens", "tidebox.draw",
         "tidebox.games", "tidebox.games.base", "tidebox.seats", "tidebox.timer", "tidebox.viewjson",
-        "tidebox.hotspot", "tidebox.buttons", "tidebox.jsoncheck", "tidebox.gate", "tidebox")
+        "tidebox.hotspot", "tidebox.buttons", "tidebox.jsoncheck", "tidebox.gate", "tidebox.restart",
+        "tidebox")
 seen = {}
 
 
@@ -40,7 +41,7 @@ for game in ("pearl_reach", "paper_current"):
     box.start_game()
     reader.home()
     note(game + " play")
-    box.new_game()
+    box.to_game_menu()
     reader.home()
     note(game + " over, back to the menu")
 print(json.dumps(seen))

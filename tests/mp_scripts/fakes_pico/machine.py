@@ -150,3 +150,8 @@ def unique_id():
 def reset():
     fakelog.log("reset")
     raise ResetCalled()
+
+
+def soft_reset():
+    fakelog.log("soft_reset")
+    raise ResetCalled()

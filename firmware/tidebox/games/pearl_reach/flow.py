@@ -52,8 +52,7 @@ def menu_items(reader):
         reader.pop()
 
     def end():
-        box.new_game()
-        reader.home()
+        reader.to_game_menu()
 
     items = []
     if box.phase != PLAY:

@@ -1,0 +1,108 @@
+"""An evening at the table: the games one after another on one box (one BoxProcess, never restarted),
+each played whole by its driver (game_drivers.py) with its phones polling, and the heap measured at
+the game menu after each one against a fresh box's with the same players.
+
+Used by tests/test_evening.py (every ordered pair of games and all of them in a row twice, at the
+test heap), `make bench` (the same on the 32-bit build, when MICROPYTHON points at one) and
+`make bench-evening` (the long soak, bench_evening.py)."""
+
+import tempfile
+
+from boxrig import BoxProcess
+from game_drivers import DRIVERS
+from table import Table, back_to_menu
+
+
+def every_pair_and_twice_in_a_row(games):
+    """One evening holding every ordered pair of `games` as two games in a row, and all of them in a
+    row twice: the games twice in order, then an Eulerian circuit over the pairs not played yet
+    (every game has as many pairs left into it as out of it, so one exists). For four games: 16
+    games, where the pairs alone would need 12 boxes of two games each."""
+    order = list(games) * 2
+    left = {(a, b) for a in games for b in games if a != b} - set(zip(order, order[1:]))
+    # Hierholzer's algorithm from the last game played
+    path, stack = [], [order[-1]]
+    while stack:
+        here = stack[-1]
+        nxt = sorted(b for a, b in left if a == here)
+        if nxt:
+            left.discard((here, nxt[0]))
+            stack.append(nxt[0])
+        else:
+            path.append(stack.pop())
+    return order + path[::-1][1:]
+
+
+def heap_at_menu(box):
+    """(live heap, largest free block) in bytes, right after a collection."""
+    status = box.api("GET", "/sim/status?gc=1")
+    return status["mem_alloc"], status["max_free"]
+
+
+def fresh_heap(tree, heap, players):
+    """A fresh box's heap at its game menu with 0..max(players) phones joined there: {count: (live
+    heap, largest free block)}."""
+    folder = tempfile.mkdtemp(prefix="tidebox-fresh-")
+    box = BoxProcess(tree, folder + "/state", heap=heap)
+    figures = {}
+    try:
+        box.start()
+        box.wait_screen("choose", timeout=15)
+        table = Table()
+        for count in range(max(players) + 1):
+            if count:
+                table.names.append(box.join("Fresh%d" % count)["name"])
+            if count in players:
+                figures[count] = heap_at_menu(box)
+    finally:
+        box.stop()
+    return figures
+
+
+def play_evening(box, order, table=None, on_game=None):
+    """Plays `order` (game ids) on one running box, from its game menu and back to it after each game.
+    Returns one record a game: game, ok (played to its end), poll_errors, players, live, largest (at
+    the game menu afterwards). A game that cannot start or stops raises, with the game named."""
+    table = table or Table()
+    records = []
+    for at, game in enumerate(order):
+        driver = DRIVERS[game]()
+        try:
+            final, stats = driver.play(box, table)
+            ok = driver.finished(final)
+            back_to_menu(box)
+        except Exception as exc:
+            raise AssertionError("game %d of the evening (%s): %s" % (at + 1, game, exc)) from exc
+        live, largest = heap_at_menu(box)
+        record = {"game": game, "ok": ok, "poll_errors": stats["errors"], "polls": stats["requests"],
+                  "players": len(table.names), "live": live, "largest": largest}
+        records.append(record)
+        if on_game:
+            on_game(record)
+    return records
+
+
+def run_evening(tree, order, heap):
+    """A fresh box at `heap` plays `order`. Returns a dict: records (play_evening's, as far as the
+    evening got), error (why it stopped, or None), crash (the box's crash.log), memory_errors (in its
+    output and crash log), fresh (fresh_heap's figures for the table sizes the evening had)."""
+    folder = tempfile.mkdtemp(prefix="tidebox-evening-")
+    box = BoxProcess(tree, folder + "/state", heap=heap)
+    records, error = [], None
+    try:
+        box.start()
+        play_evening(box, order, on_game=records.append)
+    except Exception as exc:  # noqa: BLE001 - an evening that stops is a failed evening, with its reason
+        error = str(exc)
+    finally:
+        box.stop()
+        with open(box.log.name) as f:
+            log = f.read()
+    try:
+        with open(folder + "/state/crash.log") as f:
+            crash = f.read()
+    except OSError:
+        crash = ""
+    fresh = fresh_heap(tree, heap, sorted({r["players"] for r in records})) if records else {}
+    return {"records": records, "error": error, "crash": crash, "fresh": fresh,
+            "memory_errors": log.count("MemoryError") + crash.count("MemoryError")}
