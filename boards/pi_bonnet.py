@@ -305,6 +305,15 @@ class Board:
         """The box's last resort: end the process; systemd starts it again (Restart=always)."""
         sys.exit(1)
 
+    def restart(self):
+        """The box restarts its interpreter (tidebox/restart.py), as a Pico's soft reset does: the
+        process runs itself again (exec: the same process for systemd, so no restart of the unit and
+        no RestartSec wait; its watchdog goes on being fed), main.py starts afresh, and the hotspot,
+        left up by NetworkManager, keeps the phones on it."""
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execv(sys.executable, [sys.executable] + sys.orig_argv[1:])
+
     def add_routes(self, app, box):
         """No pages of its own (the simulator's are the host board's). The phones are served through
         CPython's asyncio streams: cpython_main.py installs cpython_transport for every board."""
