@@ -46,6 +46,18 @@ def ask(port, name, qtype=A, qid=7, timeout=3):
     return reply[3] & 0x0F, struct.unpack(">H", reply[6:8])[0], reply[-4:]
 
 
+def free_for_dns():
+    """A port free for UDP and for TCP: dnsmasq listens on both."""
+    while True:
+        port = free_port(socket.SOCK_DGRAM)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+                return port
+            except OSError:
+                continue
+
+
 @pytest.fixture
 def dnsmasq(tmp_path):
     """Starts dnsmasq as NetworkManager's shared mode does, with the board's drop-in for a box's DNS
@@ -57,7 +69,7 @@ def dnsmasq(tmp_path):
         conf_dir.mkdir()
         settings = dict(pi_bonnet.DEFAULTS, dns_port=dns_port)
         (conf_dir / "tidebox.conf").write_text(pi_system.dnsmasq_dropin(settings))
-        port = free_port(socket.SOCK_DGRAM)
+        port = free_for_dns()
         # NetworkManager's own options (nm-dnsmasq-manager.c), less DHCP and the hotspot's address
         command = ["dnsmasq", "--conf-file=/dev/null", "--no-hosts", "--keep-in-foreground",
                    "--bind-interfaces", "--clear-on-reload", "--strict-order", "--listen-address=127.0.0.1",

@@ -18,7 +18,8 @@ SCRIPT = ROOT / "host_tools" / "pi_install.sh"
 sys.path.insert(0, str(ROOT / "boards"))
 import pi_system  # noqa: E402 - CPython only (the Pi board's), from boards/
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the install runs as root (as on the Pi, and CI)")
+pytestmark = [pytest.mark.skipif(os.geteuid() != 0, reason="the install runs as root (as on the Pi, and CI)"),
+              pytest.mark.slow]  # each makes a venv
 RECORDER = """#!/bin/sh
 echo "$(basename "$0") $*" >> "{log}"
 {extra}

@@ -52,6 +52,7 @@ def test_a_head_past_its_limit_and_a_body_past_512_bytes_are_refused(new_box, in
     assert box.state() == before  # nobody joined
 
 
+@pytest.mark.slow  # the 5 s and 250 ms deadlines run out, on two boxes
 @pytest.mark.parametrize("interpreter", INTERPRETERS)
 def test_a_slow_client_is_cut_off_without_an_answer(new_box, interpreter):
     box = new_box(interpreter=interpreter)
@@ -60,6 +61,7 @@ def test_a_slow_client_is_cut_off_without_an_answer(new_box, interpreter):
     assert status_of(raw(box, GET_STATE)) == 200  # and the box serves the next phone
 
 
+@pytest.mark.slow  # the 5 s and 250 ms deadlines run out, on two boxes
 @pytest.mark.parametrize("interpreter", INTERPRETERS)
 def test_idle_sockets_on_every_connection_do_not_keep_a_phone_out(new_box, interpreter):
     box = new_box(interpreter=interpreter)
