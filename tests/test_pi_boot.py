@@ -56,9 +56,22 @@ def pi_box(sim_tree, tmp_path):
             notify.settimeout(timeout)
             return notify.recv(200).decode()
 
-        def api(self, path):
-            with urllib.request.urlopen("http://127.0.0.1:%d%s" % (http_port, path), timeout=10) as answer:
+        def alive(self):
+            return proc.poll() is None
+
+        def api(self, path, body=None):
+            data = None if body is None else json.dumps(body).encode()
+            request = urllib.request.Request("http://127.0.0.1:%d%s" % (http_port, path), data=data,
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=10) as answer:
                 return json.loads(answer.read())
+
+        def state(self):
+            """The box's phase, or None while it is not listening (restarting)."""
+            try:
+                return self.api("/api/state")["box"]
+            except OSError:
+                return None
 
         def listening(self):
             try:
@@ -117,4 +130,19 @@ def test_the_pi_box_boots_brings_its_hotspot_up_and_serves_phones(pi_box):
     box.hold(4, 150)
     wait_until(lambda: box.api("/api/state")["box"] == "join", "the join screen after C", 10)
     wait_until(lambda: box.panel() != menu, "the join screen on the OLED", 10)
+    for name in ("Ada", "Bo"):
+        box.api("/api/join", {"name": name})
+    box.hold(4, 150)
+    wait_until(lambda: box.state() == "setup", "the setup after C", 10)
+    # Starting the game restarts the box (tidebox/restart.py): the process runs itself again, the
+    # same process for systemd, and tells it READY again once it is back.
+    box.hold(4, 150)
+    notes = []
+    deadline = time.monotonic() + 30
+    while "READY=1\nSTATUS=serving the phones" not in notes:
+        assert time.monotonic() < deadline, notes
+        notes.append(box.notifications(30))
+    wait_until(lambda: box.state() == "play", "the game under way after the restart", 20)
+    assert box.alive()  # the process the test started never ended: it ran itself again (exec)
+    assert box.log().count("tidebox: pi_bonnet on port") == 2
     assert "Traceback" not in box.log()
