@@ -310,6 +310,7 @@ class Board:
         process runs itself again (exec: the same process for systemd, so no restart of the unit and
         no RestartSec wait; its watchdog goes on being fed), main.py starts afresh, and the hotspot,
         left up by NetworkManager, keeps the phones on it."""
+        self.watchdog.loosen()  # the boot's time for the restart
         sys.stdout.flush()
         sys.stderr.flush()
         os.execv(sys.executable, [sys.executable] + sys.orig_argv[1:])

@@ -17,6 +17,9 @@ UNIT_NAME = "tidebox.service"
 INSTALL_DIR = "/opt/tidebox"  # the firmware, the boards and the venv (host_tools/pi_install.sh)
 SETTINGS_FILE = "/etc/tidebox/settings.json"
 _NOTIFY_EVERY_MS = 1000  # WATCHDOG=1 at most once a second (the reader loop feeds every 80 ms)
+# The watchdog while the box boots or restarts itself (imports, the hotspot, the QR codes: seconds on
+# a Pi Zero 2 W); once up, the box sets it to main.py's WATCHDOG_MS (8 s).
+BOOT_WATCHDOG_S = 30
 _AP_WAIT_S = 30  # nmcli's wait for the access point to come up
 
 
@@ -160,9 +163,11 @@ def sd_notify(message, environ=None):
 
 
 class Watchdog:
-    """systemd's watchdog: the unit's WatchdogSec restarts the box when the feeds stop. start() tells
-    systemd the box is up (READY=1: the unit is Type=notify, its watchdog runs from then on); feed()
-    sends WATCHDOG=1, at most once a second."""
+    """systemd's watchdog: the box is killed and started again when the feeds stop. The unit's
+    WatchdogSec (BOOT_WATCHDOG_S) is generous, for a boot or a restart of the box on a slow Pi;
+    start() tells systemd the box is up (READY=1: the unit is Type=notify) and tightens the watchdog
+    to main.py's timeout (WATCHDOG_USEC); feed() sends WATCHDOG=1, at most once a second; loosen(),
+    before the box restarts itself, gives the restart the boot's time again."""
 
     def __init__(self, notify=sd_notify, ticks_ms=None):
         self.notify = notify
@@ -177,8 +182,12 @@ class Watchdog:
 
     def start(self, timeout_ms):
         self.timeout = int(timeout_ms)
-        self.notify("READY=1\nSTATUS=serving the phones")
+        self.notify("READY=1\nSTATUS=serving the phones\nWATCHDOG_USEC=%d\nWATCHDOG=1"
+                    % (self.timeout * 1000))
         self.last = self._now()
+
+    def loosen(self):
+        self.notify("WATCHDOG_USEC=%d\nWATCHDOG=1" % (BOOT_WATCHDOG_S * 1_000_000))
 
     def feed(self):
         self.feeds += 1
@@ -191,9 +200,11 @@ class Watchdog:
             self.sent += 1
 
 
-def systemd_unit(install_dir=INSTALL_DIR, settings_file=SETTINGS_FILE, watchdog_s=8):
+def systemd_unit(install_dir=INSTALL_DIR, settings_file=SETTINGS_FILE, watchdog_s=None):
     """The unit that starts the box at boot and restarts it when it dies or stops feeding its watchdog
-    (watchdog_s: main.py's WATCHDOG_MS). Root: the box writes NetworkManager's profile and serves on 80."""
+    (watchdog_s: BOOT_WATCHDOG_S; the box tightens it once up, see Watchdog). Root: the box writes
+    NetworkManager's profile and serves on port 80."""
+    watchdog_s = watchdog_s or BOOT_WATCHDOG_S
     python = install_dir + "/venv/bin/python"
     return "\n".join([
         "[Unit]",

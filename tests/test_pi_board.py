@@ -232,7 +232,7 @@ def test_the_watchdog_tells_systemd_ready_then_feeds_at_most_once_a_second(tmp_p
         dog = pi_system.Watchdog(lambda m: pi_system.sd_notify(m, {"NOTIFY_SOCKET": path}), lambda: now[0])
         dog.feed()  # before start(): nothing sent
         dog.start(8000)
-        assert server.recv(100) == b"READY=1\nSTATUS=serving the phones"
+        assert server.recv(100) == b"READY=1\nSTATUS=serving the phones\nWATCHDOG_USEC=8000000\nWATCHDOG=1"
         for _ in range(30):  # the reader loop feeds every 80 ms
             now[0] += 80
             dog.feed()
@@ -245,6 +245,9 @@ def test_the_watchdog_tells_systemd_ready_then_feeds_at_most_once_a_second(tmp_p
             pass
         assert got == [b"WATCHDOG=1", b"WATCHDOG=1"]  # 2.4 s of feeds
         assert dog.feeds == 31
+        dog.loosen()  # the box restarts itself: the boot's time again
+        server.settimeout(2)
+        assert server.recv(100) == b"WATCHDOG_USEC=30000000\nWATCHDOG=1"
     finally:
         server.close()
     assert pi_system.sd_notify("READY=1", {}) is False  # not under systemd: nothing to tell
@@ -269,7 +272,11 @@ def test_the_systemd_unit_starts_at_boot_restarts_and_watches_the_box():
     unit = unit_entries(pi_system.systemd_unit())
     service = unit["Service"]
     assert service["Type"] == ["notify"] and service["Restart"] == ["always"]
-    assert service["WatchdogSec"] == [str(watchdog_ms // 1000)]  # what main.py starts its watchdog with
+    # generous for a boot or a restart; the box tightens it to main.py's once it is up
+    assert service["WatchdogSec"] == [str(pi_system.BOOT_WATCHDOG_S)] and pi_system.BOOT_WATCHDOG_S > 8
+    dog_said = []
+    pi_system.Watchdog(dog_said.append, lambda: 0).start(watchdog_ms)
+    assert "WATCHDOG_USEC=%d" % (watchdog_ms * 1000) in dog_said[0].split("\n")
     assert service["ExecStart"] == ["/opt/tidebox/venv/bin/python /opt/tidebox/boards/cpython_main.py "
                                     "--board pi_bonnet /opt/tidebox/firmware/main.py"]
     assert service["WorkingDirectory"] == ["/opt/tidebox/firmware"]

@@ -24,6 +24,8 @@ TESTS = ROOT / "tests"
 sys.path.insert(0, str(ROOT / "boards"))
 import pi_system  # noqa: E402 - CPython only (the Pi board's), from boards/
 
+READY = "READY=1\nSTATUS=serving the phones\nWATCHDOG_USEC=8000000\nWATCHDOG=1"  # main.py's 8 s
+
 
 @pytest.fixture
 def pi_box(sim_tree, tmp_path):
@@ -106,7 +108,7 @@ def pi_box(sim_tree, tmp_path):
 
 def test_the_pi_box_boots_brings_its_hotspot_up_and_serves_phones(pi_box):
     box = pi_box
-    assert box.notifications(60) == "READY=1\nSTATUS=serving the phones", box.log()
+    assert box.notifications(60) == READY, box.log()
     # the hotspot: the profile from the SSID and the passphrase the box made and keeps
     password = json.loads((box.root / "state" / "wifi.json").read_text())["password"]
     wait_until(box.listening, "the box serves phones", 20)  # READY comes just before the server starts
@@ -139,10 +141,11 @@ def test_the_pi_box_boots_brings_its_hotspot_up_and_serves_phones(pi_box):
     box.hold(4, 150)
     notes = []
     deadline = time.monotonic() + 30
-    while "READY=1\nSTATUS=serving the phones" not in notes:
+    while READY not in notes:
         assert time.monotonic() < deadline, notes
         notes.append(box.notifications(30))
     wait_until(lambda: box.state() == "play", "the game under way after the restart", 20)
+    assert "WATCHDOG_USEC=30000000\nWATCHDOG=1" in notes  # the restart given the boot's time
     assert box.alive()  # the process the test started never ended: it ran itself again (exec)
     assert box.log().count("tidebox: pi_bonnet on port") == 2
     assert "Traceback" not in box.log()
