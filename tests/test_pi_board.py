@@ -326,3 +326,38 @@ def test_saves_reach_the_card_before_and_after_the_rename(tmp_path, monkeypatch)
     assert synced == [str(tmp_path / "state" / "game.json.tmp"), str(tmp_path / "state")]
     assert board.tcp_gate.limit == 16 and board.tcp_gate.wait  # no lwIP ceiling: a setting
     assert board.buzzer is None and board.http_port == 80 and board.page_url() == "http://192.168.4.1/"
+
+
+
+RESTARTING = """
+import json, os, sys
+sys.path[:0] = [{boards!r}, {firmware!r}]
+import pi_bonnet, pi_system
+
+def notify(message):
+    print(json.dumps(["notify", message]), flush=True)
+
+board = pi_bonnet.Board(dict(pi_bonnet.DEFAULTS), None, None, radio=object(),
+                        watchdog=pi_system.Watchdog(notify, lambda: 0), storage_dir={state!r})
+runs = int(os.environ.get("RUNS", "0")) + 1
+os.environ["RUNS"] = str(runs)  # the environment goes through exec
+print(json.dumps(["run", runs, os.getpid(), sys.argv[1:]]), flush=True)
+if runs == 1:
+    board.restart()
+"""
+
+
+def test_the_box_restarting_itself_runs_the_same_process_again(tmp_path):
+    """Board.restart (a Pico's soft reset): the process execs its own command line: the same pid,
+    so systemd sees no restart of the unit; the watchdog is given the boot's time first."""
+    script = tmp_path / "restarting.py"
+    script.write_text(RESTARTING.format(boards=str(ROOT / "boards"), firmware=str(ROOT / "firmware"),
+                                        state=str(tmp_path / "state")))
+    proc = subprocess.run([sys.executable, str(script), "--an", "argument"], capture_output=True,
+                          text=True, timeout=60, env=dict(os.environ, RUNS="0"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    pid = lines[0][2]
+    assert lines == [["run", 1, pid, ["--an", "argument"]],
+                     ["notify", "WATCHDOG_USEC=30000000\nWATCHDOG=1"],  # the restart gets the boot's time
+                     ["run", 2, pid, ["--an", "argument"]]]  # run again, in the same process
