@@ -10,6 +10,8 @@ from boxrig import ApiError, BoxProcess, wait_until
 
 from tidebox.games.quiet_dividend import rules
 
+pytestmark = pytest.mark.slow  # a game played on the real firmware, a box started for every test
+
 NAMES = ["Pat", "Mo", "Kit"]
 SHOWN = ("values", "shares", "payouts", "turn", "laps", "log", "totals", "over", "winners", "standings")
 
@@ -53,7 +55,6 @@ def play_one(box, tokens, state, rng):
     return seat
 
 
-@pytest.mark.slow
 def test_a_whole_game_through_the_api(table):
     box, tokens = table
     rng = random.Random(5)
@@ -115,7 +116,6 @@ def test_a_retried_turn_is_applied_once(table):
     assert box.state(tokens[1])["game"]["values"] == [1, 1, 1]
 
 
-@pytest.mark.slow
 def test_the_reader_enters_a_turn_and_undoes_it(table):
     box, tokens = table
     before = box.state(tokens[0])
@@ -152,7 +152,6 @@ def test_the_reader_enters_a_turn_and_undoes_it(table):
     assert box.state(tokens[0])["game"] == before["game"]
 
 
-@pytest.mark.slow
 def test_a_payout_can_be_undone_with_its_last_turn(table):
     box, tokens = table
     state = model()
@@ -171,7 +170,6 @@ def test_a_payout_can_be_undone_with_its_last_turn(table):
     assert box.state(tokens[0])["game"] == before["game"]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_power_cuts_during_turns_lose_no_acknowledged_turn(table, seed):
     box, tokens = table
@@ -193,7 +191,6 @@ def test_power_cuts_during_turns_lose_no_acknowledged_turn(table, seed):
     assert box.state(tokens[1])["box"] == "over"
 
 
-@pytest.mark.slow
 def test_a_power_cut_while_a_turn_is_sent(table):
     """The plug is pulled while a turn is on its way: once answered 200, it is there after the restart;
     unanswered, it is either wholly there or not at all."""
@@ -238,7 +235,6 @@ def state_turns(state):
     return rules.turns_taken(state)
 
 
-@pytest.mark.slow
 def test_a_rematch_reverses_the_seating_and_changes_the_first_player(table):
     box, tokens = table
     rng = random.Random(11)
