@@ -13,7 +13,7 @@ export MICROPYTHON
 help:
 	@echo "make sim        run the box in the simulator (PORT=$(PORT))"
 	@echo "make test       run every test"
-	@echo "make test-fast  lint, then every test that starts no browser and plays no whole game"
+	@echo "make test-fast  lint, then the tests marked neither slow nor browser (about 2 minutes)"
 	@echo "make bench      print speed, size and memory figures"
 	@echo "make bundle     build what goes on the board into build/bundle/ (and build/bundle.romfs)"
 	@echo "make deploy     copy the bundle to a Pico W over USB"

@@ -13,6 +13,8 @@ from boxrig import BOARD_PACE_MS, INTERPRETERS, ApiError, BoxProcess, wait_until
 
 from tidebox.games.paper_current import rules
 
+pytestmark = pytest.mark.slow  # a game played on the real firmware, a box started for every test
+
 
 @pytest.fixture
 def pc_box(sim_tree, tmp_path, request):
@@ -60,7 +62,6 @@ def launch_all(box, token):
     assert screen == "pc_score"
 
 
-@pytest.mark.slow
 def test_a_course_on_the_box_and_phones(pc_box):
     box = pc_box
     tokens = start(box, ["Ada", "Bo", "Cy"])
@@ -136,7 +137,6 @@ def test_a_course_on_the_box_and_phones(pc_box):
     assert box.state(tokens[0])["box"] == "play"
 
 
-@pytest.mark.slow
 def test_new_game_goes_back_to_the_game_menu(pc_box):
     box = pc_box
     tokens = start(box, ["Ada", "Bo"])
@@ -373,7 +373,6 @@ def press(box, seen):
         seen.append(e)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_power_cuts_during_score_entry_lose_no_acknowledged_result(sim_tree, tmp_path, seed):
     """The plug is pulled at random moments while phones enter results and the box confirms rounds:

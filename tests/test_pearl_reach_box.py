@@ -13,6 +13,8 @@ from boxrig import BOX_HEAP, INTERPRETERS, ApiError, BoxProcess, wait_until
 
 from tidebox.games.pearl_reach import rules
 
+pytestmark = pytest.mark.slow  # a game played on the real firmware, a box started for every test
+
 PEOPLE = ["Ada", "Bo"]
 PRIVATE = ("you", "costs", "can_shift")
 
@@ -110,7 +112,6 @@ def play(box, tokens, model, seq, rng, until=None):
     return seq
 
 
-@pytest.mark.slow
 def test_two_people_and_two_rivals_play_a_whole_game(table):
     box, tokens = table
     view = box.state(tokens[1])
@@ -188,7 +189,6 @@ def test_a_refused_move_changes_nothing(table):
     assert public(box.state(tokens[0])) == expected(model)
 
 
-@pytest.mark.slow
 def test_the_rivals_wait_while_paused_or_a_menu_is_up_and_the_reader_ends_the_game(table):
     box, tokens = table
     model = rules.from_dict(saved(box)["game"])
@@ -224,7 +224,6 @@ def test_the_rivals_wait_while_paused_or_a_menu_is_up_and_the_reader_ends_the_ga
     assert [s["name"] for s in view["seats"]] == PEOPLE
 
 
-@pytest.mark.slow
 def test_one_person_alone_plays_against_the_rivals(sim_tree, tmp_path):
     """The box joins 1 to 4 people; one person plays against rivals."""
     box = BoxProcess(sim_tree, tmp_path / "state").start()
@@ -238,7 +237,6 @@ def test_one_person_alone_plays_against_the_rivals(sim_tree, tmp_path):
         box.stop()
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_power_cut_mid_game_loses_no_acknowledged_move(table, seed):
     box, tokens = table

@@ -10,6 +10,8 @@ from boxrig import INTERPRETERS, ApiError, BoxProcess, wait_until
 
 from tidebox.games.quiet_dividend import rules
 
+pytestmark = pytest.mark.slow  # a game played on the real firmware, a box started for every test
+
 NAMES = ["Pat", "Mo", "Kit"]
 SHOWN = ("values", "shares", "payouts", "turn", "laps", "log", "totals", "over", "winners", "standings")
 
@@ -55,7 +57,6 @@ def play_one(box, tokens, state, rng):
     return seat
 
 
-@pytest.mark.slow
 def test_a_whole_game_through_the_api(table):
     box, tokens = table
     rng = random.Random(5)
@@ -117,7 +118,6 @@ def test_a_retried_turn_is_applied_once(table):
     assert box.state(tokens[1])["game"]["values"] == [1, 1, 1]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("table", INTERPRETERS, indirect=True)  # the Pico's and the Pi's
 def test_the_reader_enters_a_turn_and_undoes_it(table):
     box, tokens = table
@@ -155,7 +155,6 @@ def test_the_reader_enters_a_turn_and_undoes_it(table):
     assert box.state(tokens[0])["game"] == before["game"]
 
 
-@pytest.mark.slow
 def test_a_payout_can_be_undone_with_its_last_turn(table):
     box, tokens = table
     state = model()
@@ -174,7 +173,6 @@ def test_a_payout_can_be_undone_with_its_last_turn(table):
     assert box.state(tokens[0])["game"] == before["game"]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_power_cuts_during_turns_lose_no_acknowledged_turn(table, seed):
     box, tokens = table
@@ -196,7 +194,6 @@ def test_power_cuts_during_turns_lose_no_acknowledged_turn(table, seed):
     assert box.state(tokens[1])["box"] == "over"
 
 
-@pytest.mark.slow
 def test_a_power_cut_while_a_turn_is_sent(table):
     """The plug is pulled while a turn is on its way: once answered 200, it is there after the restart;
     unanswered, it is either wholly there or not at all."""
@@ -241,7 +238,6 @@ def state_turns(state):
     return rules.turns_taken(state)
 
 
-@pytest.mark.slow
 def test_a_rematch_reverses_the_seating_and_changes_the_first_player(table):
     box, tokens = table
     rng = random.Random(11)
