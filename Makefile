@@ -7,16 +7,18 @@ MICROPYTHON ?= $(abspath $(VENV)/bin/micropython)
 PORT       ?= 8080
 export MICROPYTHON
 
-.PHONY: help setup sim test lint bench bundle deploy enclosure clean firmware firmware-romfs micropython32 \
-	bench-rp2040 bench-evening
+.PHONY: help setup sim test test-fast lint bench bundle deploy enclosure clean firmware firmware-romfs micropython32 \
+	bench-rp2040 bench-evening pi-install
 
 help:
 	@echo "make sim        run the box in the simulator (PORT=$(PORT))"
 	@echo "make test       run every test"
+	@echo "make test-fast  lint, then the tests marked neither slow nor browser (about 2 minutes)"
 	@echo "make bench      print speed, size and memory figures"
 	@echo "make bench-evening  a 3-hour evening of games with power cuts (EVENING_MINUTES=30 for less)"
 	@echo "make bundle     build what goes on the board into build/bundle/ (and build/bundle.romfs)"
 	@echo "make deploy     copy the bundle to a Pico W over USB"
+	@echo "make pi-install COUNTRY=GB  (on a Raspberry Pi, as root) install the box with the OLED Bonnet"
 	@echo "make enclosure  render the case to STL and PNG in build/enclosure/"
 	@echo "make firmware MICROPYTHON_SRC=..."
 	@echo "                MicroPython for the Pico W / Pico 2 W with Tidebox frozen in (boards/README.md)"
@@ -40,6 +42,10 @@ lint: setup
 test: setup lint
 	$(PY) -m pytest
 
+# The quick loop: the tests marked neither `slow` nor `browser` (pyproject.toml says what they mark).
+test-fast: setup lint
+	$(PY) -m pytest -m "not slow and not browser"
+
 sim: setup
 	$(PY) host_tools/sim.py --port $(PORT)
 
@@ -55,6 +61,10 @@ bundle: setup
 
 deploy: bundle
 	$(PY) host_tools/deploy.py
+
+# On a Raspberry Pi with the OLED Bonnet, as root: needs no venv of this machine (README, "A Raspberry Pi box").
+pi-install:
+	bash host_tools/pi_install.sh $(COUNTRY)
 
 enclosure: setup
 	$(PY) host_tools/enclosure.py

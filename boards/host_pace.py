@@ -9,9 +9,9 @@ def pace(app, ms):
     serve = app.serve
     dispatch = app.dispatch_request
 
-    async def paced_serve(reader, writer):
+    async def paced_serve(stream_in, stream_out):
         time.sleep_ms(ms // 8)
-        await serve(reader, writer)
+        await serve(stream_in, stream_out)
 
     async def paced_dispatch(request):
         response = await dispatch(request)

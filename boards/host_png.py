@@ -23,7 +23,7 @@ _png = None  # the PNG is rebuilt in this one buffer each time: no 1 KB allocati
 
 def png_1bit(display):
     """The shown frame as a 1-bit greyscale PNG (lit pixels white), stored-deflate (no compressor
-    needed; 128x64 is 1 KB of pixels). Answers are sent one at a time (web.py), so the one buffer
+    needed; 128x64 is 1 KB of pixels). Answers are sent one at a time (transport.py), so the one buffer
     is never rewritten while it is being sent."""
     global _png
     w = display.width

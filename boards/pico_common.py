@@ -393,7 +393,7 @@ class Board:
         self.buzzer = None if pin is None else Buzzer(pin)
         self.radio = Radio(self.settings["country"])
         self.watchdog = Watchdog()
-        self.restarts = 0  # tasks restarted after a crash (main.py's keep_running)
+        self.restarts = 0  # tasks restarted after a crash (tidebox/running.py, keep_running)
         self.tcp_gate = ConnectionGate()  # counts only: lwIP itself refuses a 6th connection
         self.storage_dir = storage_dir
         self.http_port = _HTTP_PORT

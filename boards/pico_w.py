@@ -1,8 +1,9 @@
 # Raspberry Pi Pico W (RP2040, CYW43439 Wi-Fi): the board module the bundle installs as board.mpy.
 #
-# Everything but the name lives in pico_common.py, shared with the Pico 2 W. Heap: about 205 KB
-# free after boot on MicroPython 1.2x (RPI_PICO_W firmware); the firmware is budgeted well under
-# half of that. Needs MicroPython 1.20 or newer (.mpy version 6, network.country(), PM_NONE).
+# Everything but the name lives in pico_common.py, shared with the Pico 2 W. Heap: the RPI_PICO_W
+# firmware's pool is 192 KB on MicroPython 1.29 (205 KB on v1.28.0); the whole firmware works down
+# to 140 KB of it (32-bit, boards/README.md "Memory"), 92 KB with its code in ROMFS. Needs
+# MicroPython 1.21 or newer (asyncio by that name; .mpy version 6, network.country(), PM_NONE).
 import pico_common
 
 NAME = "pico_w"

@@ -16,7 +16,7 @@ PARTS = (
     ("asyncio", "import asyncio"),
     ("board_host", "import board"),
     ("microdot", "import microdot"),
-    ("web_box_seats_storage", "from tidebox import web, box, seats, storage, hotspot"),
+    ("web_box_seats_storage", "from tidebox import api, transport, box, seats, storage, hotspot"),
     ("rules_token_tide", "from tidebox.games import token_tide"),
     ("screens_and_flow", "from tidebox.games.token_tide import flow; from tidebox import reader, buttons"),
     ("dns", "from tidebox import dns"),

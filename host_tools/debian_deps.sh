@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the host side needs (browsers: Chromium, Firefox, WebKitGTK; OpenSCAD,
-# QR decoder, Graphviz, Xvfb).
+# QR decoder, Graphviz, Xvfb; dnsmasq and systemd-analyze for the Raspberry Pi board's tests).
 # Run as root (CI) or with sudo available; otherwise it prints the apt-get line to run.
 set -euo pipefail
-PACKAGES="python3 python3-venv python3-pip make chromium firefox-esr webkit2gtk-driver openscad zbar-tools graphviz xvfb xauth fonts-dejavu-core"
+PACKAGES="python3 python3-venv python3-pip make chromium firefox-esr webkit2gtk-driver openscad zbar-tools graphviz xvfb xauth fonts-dejavu-core dnsmasq-base systemd"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -18,7 +18,7 @@ import sys
 
 import asyncio
 import board as board_module
-from tidebox import web
+from tidebox import api
 from tidebox.box import Box
 from tidebox.collect import Collector
 from tidebox.storage import Storage
@@ -150,7 +150,7 @@ def main():
     mode = sys.argv[1]
     count = int(sys.argv[2])
     board, box, tokens = make_box()
-    app = web.make_app(box, board)
+    app = api.make_app(box, board)
     collector = Collector(board.tcp_gate, app)
     collector.start()  # as main.py does once the box is up
     if sys.argv[3:] == ["nogc"]:  # the requests' own work: no collection at all (run it with a large heap)

@@ -70,3 +70,15 @@ def small_bundle(tmp_path):
     (out / "www" / "token_tide.js.gz").write_bytes(b"\x1f\x8b fake part")  # a game's part of the page
     write_info(out)
     return out
+
+
+# Fixtures that start a browser (Chromium, WebKit or Firefox). A test that uses one must be marked
+# `browser` (pyproject.toml), so that `make test-fast` leaves it out: collecting fails otherwise.
+BROWSER_FIXTURES = frozenset(("browser", "open_webkit_phone", "firefox", "open_firefox_phone"))
+
+
+def pytest_collection_modifyitems(config, items):
+    unmarked = [item.nodeid for item in items if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ()))
+                and not item.get_closest_marker("browser")]
+    if unmarked:
+        raise pytest.UsageError("start a browser but are not marked `browser`: " + ", ".join(unmarked))

@@ -26,6 +26,17 @@ def frame_to_image(hex_frame):
     return img
 
 
+def png_frame(path):
+    """A golden PNG back as the SSD1306's 1024 MONO_VLSB bytes (the inverse of frame_to_image)."""
+    px = Image.open(path).convert("1").load()
+    out = bytearray(W * H // 8)
+    for y in range(H):
+        for x in range(W):
+            if px[x, y]:
+                out[(y >> 3) * W + x] |= 1 << (y & 7)
+    return bytes(out)
+
+
 def lit_in(image, box):
     """How many pixels are lit in `box` (left, top, right, bottom) of an OLED image."""
     return sum(1 for v in image.crop(box).convert("L").tobytes() if v)

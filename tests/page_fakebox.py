@@ -4,13 +4,14 @@
 part of it, and answers the phones' JSON API by driving the REAL firmware's Box
 (firmware/tidebox/box.py) with Token Tide's rules under CPython: joining, rejoin codes, seats,
 moves, versions, "unchanged" answers of just {"v": N}, the countdown and what the box shows
-(box.show / shown) are the firmware's own, so this stand-in cannot drift from it. Only the board
-(a seeded random source, a clock that follows real time and can be advanced, a temporary storage
-folder) and the web layer (the same statuses and JSON checks as tidebox/web.py, without microdot,
-and each game's part served as web.part serves it) are stood in. Endpoints under /test/ press the
-reader's buttons by calling the Box as the box's screens do (setup, start, reveal, a reveal step,
-next card, rejoin code, drop, timer, clock), and report what the box knows (hidden) and what the
-browser did (traffic).
+(box.show / shown) are the firmware's own, so this stand-in cannot drift from it. The phones' API is
+the firmware's too: each request is answered by the route functions of tidebox/api.py (state, join,
+rejoin, move, a game's part and their refusals), called under CPython with microdot's Response. Only
+the board (a seeded random source, a clock that follows real time and can be advanced, a temporary
+storage folder) and the transport (a stdlib HTTP server instead of tidebox/transport.py) are stood
+in. Endpoints under /test/ press the reader's buttons by calling the Box as the box's screens do
+(setup, start, reveal, a reveal step, next card, rejoin code, drop, timer, clock), and report what
+the box knows (hidden) and what the browser did (traffic).
 
 Test modules load the fixtures with `pytest_plugins = ("page_fakebox",)`. The box under test is the
 `box_url` fixture: to point the browser tests at the real firmware, that fixture is the one line to
@@ -46,7 +47,8 @@ if "micropython" not in sys.modules:
     sys.modules["micropython"].const = lambda value: value
 
 import pagebuild  # noqa: E402
-from tidebox import jsoncheck  # noqa: E402
+from microdot import Response  # noqa: E402
+from tidebox import api  # noqa: E402
 from tidebox import timer as box_timer  # noqa: E402
 from tidebox.box import Box, Refused  # noqa: E402
 from tidebox.games import token_tide as tt  # noqa: E402
@@ -115,34 +117,26 @@ class FakeBox:
         self.open = 0
         self.peak = 0
 
-    # ---------------------------------------------------------------- the phones' API (tidebox/web.py)
+    # ---------------------------------------------------------------- the phones' API (tidebox/api.py)
 
-    def state(self, seat, known):
-        box = self.box
-        if known is not None and known == str(box.version):
-            return b'{"v":%d}' % box.version
-        return b"".join(c if isinstance(c, bytes) else c.encode() for c in box.view_chunks(seat))
+    def answer(self, method, path, query, headers, body):
+        """(status, body bytes) for a phone's request, from the firmware's own route functions."""
+        request = FakeRequest(self, query, headers, body)
+        try:
+            if method == "GET" and path == "/api/state":
+                result = run_route(api.state(request))
+            elif method == "POST" and path.startswith("/api/"):
+                result = run_route(api.act(request, path[5:]))
+            else:
+                result = run_route(api.not_found(request))
+        except Refused as exc:
+            result = run_route(api.refused(request, exc))
+        return as_bytes(result)
 
-    def post(self, action, seat, body):
-        box = self.box
-        data = read_json(body)
-        if action == "join":
-            return box.join(data.get("name"))
-        if action == "rejoin":
-            code = data.get("code")
-            return box.rejoin(code.strip() if isinstance(code, str) else code)
-        if action == "move":
-            if seat is None:
-                raise Refused(401, "this phone has no seat: join, or use a rejoin code")
-            name, args, seq = data.get("move"), data.get("args", {}), data.get("seq")
-            if not isinstance(name, str):
-                raise Refused(400, "say which move: {\"move\": name, \"args\": {...}}")
-            if not isinstance(args, dict):
-                raise Refused(400, "a move's args must be an object")
-            if seq is not None and type(seq) is not int:
-                raise Refused(400, "seq must be a whole number")
-            return {"ok": True, "v": box.move(seat, name, args, seq)}
-        raise Refused(404, "no such address on the box")
+    # What tidebox/api.py asks of its server (see the top of api.py): here, no fast path.
+
+    def seat_of(self, request):
+        return self.box.seats.seat_of(request.headers.get(TOKEN_HEADER))
 
     # ---------------------------------------------------------------- the reader's buttons
 
@@ -187,16 +181,35 @@ class FakeBox:
         self.box.show("reveal", {"round": self.box.state["last"]["round"], "step": step})
 
 
-def read_json(body):
-    """As tidebox/web.py's read_json: strict JSON (jsoncheck), an object, or a Refused(400)."""
+class FakeRequest:
+    """What api.py's routes read of microdot's request: the server (`app`), the query's arguments,
+    the headers and the body."""
+
+    def __init__(self, fake, query, headers, body):
+        self.app = fake
+        self.args = {key: values[0] for key, values in parse_qs(query).items()}
+        self.headers = headers
+        self.body = body
+
+
+def run_route(coroutine):
+    """The route's answer: api.py's routes never wait on anything, so one step runs them to the end."""
     try:
-        jsoncheck.check(body)
-        data = json.loads(body.decode())
-    except (ValueError, UnicodeError, AttributeError, TypeError):
-        raise Refused(400, "the request body must be JSON") from None
-    if not isinstance(data, dict):
-        raise Refused(400, "the request body must be a JSON object")
-    return data
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise RuntimeError("a route waited on something")
+
+
+def as_bytes(result):
+    """(status, body) of a route's answer, as microdot makes a Response of it."""
+    if not isinstance(result, Response):
+        result = Response(*result) if isinstance(result, tuple) else Response(result)
+    body = result.body
+    if not isinstance(body, bytes):
+        body = b"".join(c if isinstance(c, bytes) else c.encode() for c in body)
+    return result.status_code, body
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -260,18 +273,11 @@ class Handler(BaseHTTPRequestHandler):
                 return
             body = self.body() if method == "POST" else b""
             with fake.lock:
-                seat = fake.box.seats.seat_of(self.headers.get(TOKEN_HEADER))
-                if method == "GET" and url.path == "/api/state":
-                    self.reply(200, fake.state(seat, parse_qs(url.query).get("v", [None])[0]))
-                elif method != "POST":
-                    raise Refused(404, "no such address on the box")
-                elif url.path.startswith("/api/"):
-                    self.reply(200, fake.post(url.path[5:], seat, body))
-                elif url.path.startswith("/test/"):
+                if method == "POST" and url.path.startswith("/test/"):
                     data = json.loads(body) if body else {}
                     self.reply(200, fake.control(url.path[6:], data))
                 else:
-                    raise Refused(404, "no such address on the box")
+                    self.reply(*fake.answer(method, url.path, url.query, self.headers, body))
         except Refused as e:
             self.reply(e.status, {"error": e.message})
 

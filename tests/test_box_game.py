@@ -5,16 +5,19 @@ import json
 import random
 
 import pytest
-from boxrig import ApiError, BoxProcess
+from boxrig import INTERPRETERS, ApiError, BoxProcess
 
 from tidebox.games import token_tide as tt
+
+pytestmark = pytest.mark.slow  # a whole 8-player game and its rounds on the real firmware
 
 NAMES = ["Ada", "Bo", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 
 
 @pytest.fixture
-def box(sim_tree, tmp_path):
-    b = BoxProcess(sim_tree, tmp_path / "state").start()
+def box(sim_tree, tmp_path, request):
+    """A box on the host board; a test parametrised with indirect=True chooses the interpreter."""
+    b = BoxProcess(sim_tree, tmp_path / "state", interpreter=getattr(request, "param", "micropython")).start()
     yield b
     b.stop()
 
@@ -40,6 +43,7 @@ def play_round(box, tokens, rng):
     raise AssertionError("the reveal never ended")
 
 
+@pytest.mark.parametrize("box", INTERPRETERS, indirect=True)  # the Pico's and the Pi's
 def test_eight_players_play_a_whole_game(box):
     box.choose()
     tokens = {}

@@ -5,7 +5,7 @@ import os
 import random
 
 import pytest
-from boxrig import ApiError, BoxProcess
+from boxrig import INTERPRETERS, ApiError, BoxProcess
 
 # CI kills the box this many times; `TIDEBOX_KILLS=200 pytest tests/test_box_resume.py` for the full run.
 KILLS = int(os.environ.get("TIDEBOX_KILLS", "12"))
@@ -53,10 +53,12 @@ def one_action(box, tokens, rng):
     return True
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("interpreter", INTERPRETERS)  # the Pico's and the Pi's
 @pytest.mark.parametrize("seed", [1, 2])
-def test_resumes_after_power_cuts(sim_tree, tmp_path, seed):
+def test_resumes_after_power_cuts(sim_tree, tmp_path, seed, interpreter):
     rng = random.Random(seed)
-    box = BoxProcess(sim_tree, tmp_path / "state").start()
+    box = BoxProcess(sim_tree, tmp_path / "state", interpreter=interpreter).start()
     try:
         box.choose()
         tokens = {}

@@ -9,6 +9,7 @@ Screenshots of each phase at 360x740 go to build/screens/firmware-*.png.
 import json
 import re
 
+import pytest
 from browser_firmware import (
     expect_placed, expect_reveal, expect_round, expected_reveal, join, lock, oled_png, page_content,
     place_by_typing, place_with_buttons, png_bits, sheet_rows, state_dir, token_of, zbar_texts,
@@ -47,6 +48,7 @@ def setup_short_crossing(sim):
     assert sim.press("C") == "card"
 
 
+@pytest.mark.browser
 def test_three_phones_play_the_short_crossing_to_the_winners(sim, open_fw_phone, fw_box):
     """Three phones and the box's buttons play the short crossing (T01-T04) to the winners: every
     reveal, total, record sheet row and the final standings as the rules module scores them; a
@@ -168,6 +170,7 @@ def test_three_phones_play_the_short_crossing_to_the_winners(sim, open_fw_phone,
     assert fw_box.status()["tcp_peak"] <= 5
 
 
+@pytest.mark.browser
 def test_eight_phones_join_and_see_every_allocation_at_the_reveal(sim, open_fw_phone, fw_box):
     """A full table of eight phones joins through the page and plays a round; every phone shows
     all eight allocations and scores at the reveal."""
@@ -207,6 +210,7 @@ def start_numbered_game(sim):
     assert sim.press("C") == "allocate"
 
 
+@pytest.mark.browser
 def test_reload_mid_round_keeps_the_seat_and_the_locked_allocation(sim, open_fw_phone, fw_box):
     """A reload in the middle of a round keeps the seat (same token), the locked allocation (from
     the box) and an unsent draft (kept on the phone); the reveal then scores what was locked."""
@@ -264,6 +268,7 @@ def leaks(page, others, mark, text_too):
     return received + secrets_held(page_content(page), others, text_too)
 
 
+@pytest.mark.browser
 def test_no_phone_sees_another_allocation_before_the_reveal(sim, open_fw_phone, fw_box):
     """Before each of two reveals no phone received (body or header) or holds (markup, text,
     inputs, storage) another player's allocation; right after the reveal the same checks find them."""
@@ -317,6 +322,7 @@ def test_no_phone_sees_another_allocation_before_the_reveal(sim, open_fw_phone, 
         assert sim.step_reveal() == "card"
 
 
+@pytest.mark.browser
 def test_sim_page_shows_the_oled_and_its_buttons_press_the_box(sim, fw_box):
     """/sim: the OLED image shows the box's frame and follows it; buttons named exactly A, B, C;
     clicks, a held (long) press and the keys a, b, c all reach the box."""
@@ -350,6 +356,7 @@ def test_sim_page_shows_the_oled_and_its_buttons_press_the_box(sim, fw_box):
     assert sim.press("A") == "setup"  # a short A only moves to the next line
 
 
+@pytest.mark.browser
 def test_sim_keys_still_work_after_a_button_was_clicked(sim, fw_box):
     assert sim.press("A") == "join_menu"  # clicked: A now has the focus
     assert sim.press("B", key=True, timeout=2) == "join"

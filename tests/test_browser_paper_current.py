@@ -41,6 +41,7 @@ def test_the_page_knows_the_rule_sheets_dimensions_and_safety_notes():
         assert "'" + note + "'" in js
 
 
+@pytest.mark.browser
 def test_card_your_boat_score_entry_and_the_harbour_guide(fw_box, open_fw_phone):
     box = fw_box
     ada, bo = open_fw_phone(), open_fw_phone()
@@ -141,6 +142,7 @@ def stale_edit(route):
     route.continue_(post_data=json.dumps(data))
 
 
+@pytest.mark.browser
 def test_three_phones_and_the_sim_buttons_play_a_whole_course(request, open_fw_phone, fw_box):
     box = fw_box
     phones = [open_fw_phone() for _ in NAMES]

@@ -21,6 +21,8 @@ from tidebox.games.pearl_reach import rules
 
 pytest_plugins = ("page_fakebox", "browser_firmware")
 
+pytestmark = pytest.mark.browser  # phones in a real browser
+
 PEOPLE = ["Ada", "Bo"]
 SHAPES = ["filled square", "hollow square", "cross", "plus"]
 

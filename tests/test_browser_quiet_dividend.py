@@ -13,6 +13,8 @@ from tidebox.games.quiet_dividend import rules
 
 pytest_plugins = ("page_fakebox", "browser_firmware")
 
+pytestmark = pytest.mark.browser  # phones in a real browser
+
 NAMES = ["Pat", "Mo", "Kit"]
 # records the page's vibrations (headless Chromium has navigator.vibrate; WebKit has none)
 BUZZ_JS = """() => {

@@ -125,7 +125,7 @@ def test_bundle_imports_under_micropython_on_fake_hardware(built, tmp_path):
     env = build.micropython_env(out)
     env["MICROPYPATH"] = "%s:%s:%s:.frozen" % (FAKES, out, out / "lib")
     # The box's own heap size (boxrig.BOX_HEAP, as every firmware test): every module of the bundle at
-    # once, the games one after another.
+    # once, then the games one after another with what the box unloads before a game unloaded.
     cmd = [build.micropython(), "-X", "heapsize=" + BOX_HEAP, str(FAKES / "import_bundle.py"), str(tmp_path)]
     proc = subprocess.run(cmd, input=json.dumps(sorted(closure.modules)), capture_output=True, text=True,
                           timeout=120, env=env, cwd=tmp_path)

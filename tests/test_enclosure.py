@@ -23,6 +23,8 @@ import trimesh
 
 import enclosure
 
+pytestmark = pytest.mark.slow  # renders the case with OpenSCAD and checks the meshes
+
 ROOT = Path(__file__).resolve().parent.parent
 ENCLOSURE = ROOT / "enclosure"
 

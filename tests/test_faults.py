@@ -27,6 +27,8 @@ from PIL import Image
 
 import fuzzing
 
+pytestmark = pytest.mark.slow  # power cuts at random moments of whole scripted games
+
 POWER_CUTS = int(os.environ.get("TIDEBOX_POWER_CUTS", "8"))
 ACTIONS_PER_GAME = 110  # about: 6 rounds of a card, 8+ allocations, a reveal and its steps
 # Each save spends the board's flash time (boards/host.py, TIDEBOX_SAVE_MS) between writing its

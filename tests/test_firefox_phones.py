@@ -10,10 +10,13 @@ controls found by the names Firefox computes) and saved as a screenshot in
 build/test-artifacts/firefox/.
 """
 
+import pytest
 from boxrig import BOARD_PACE_MS
 from short_crossing import open_the_table, play_the_short_crossing
 
 pytest_plugins = ("firefox_bidi",)
+
+pytestmark = pytest.mark.browser  # phones in a real browser
 
 
 def test_the_phone_flow_in_firefox(new_box, open_firefox_phone):

@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 
 import fuzzing
 
+pytestmark = pytest.mark.slow  # fuzz at scale: over 10,000 requests to real boxes
+
 SCALE = float(os.environ.get("TIDEBOX_FUZZ_SCALE", "1"))
 # Requests per test; together at least 10,000 (the count), each one a separate connection.
 BUDGET = {

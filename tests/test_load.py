@@ -14,7 +14,10 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from bench_load import IDLE_SOCKETS, run_load, start_box
+
+pytestmark = pytest.mark.slow  # a load: phones and idle sockets through whole games
 
 LOAD_SECONDS = int(os.environ.get("TIDEBOX_LOAD_SECONDS", "45"))
 LEAK_BYTES = 2048  # what the live heap may differ by, back in the same lobby

@@ -8,6 +8,7 @@ import pytest
 from game_drivers import driver_for
 from memory_proof import PROOF_HEAP_KB, run_game
 
+pytestmark = pytest.mark.slow  # memory proofs: whole games at the proof's heap
 OTHER_GAMES = [game for game in build.game_ids() if game != "token_tide"]  # Token Tide's: the test above
 
 

@@ -8,12 +8,15 @@ import csv
 import io
 import re
 
+import pytest
 from page_fakebox import call, nudge, screenshot, token_of
 from playwright.sync_api import expect
 
 from tidebox.games import token_tide as tt
 
 pytest_plugins = ("page_fakebox",)
+
+pytestmark = pytest.mark.browser  # phones in a real browser
 
 ISLANDS = ("Beacon", "Grove", "Mooring")
 

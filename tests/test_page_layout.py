@@ -8,6 +8,8 @@ from playwright.sync_api import expect
 
 pytest_plugins = ("page_fakebox",)
 
+pytestmark = pytest.mark.browser  # phones in a real browser
+
 ISLANDS = ("Beacon", "Grove", "Mooring")
 # every visible control, for the touch-target and label checks
 CONTROLS = "button:visible, input:visible, summary:visible"

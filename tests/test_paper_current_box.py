@@ -9,14 +9,19 @@ import time
 from pathlib import Path
 
 import pytest
-from boxrig import BOARD_PACE_MS, ApiError, BoxProcess, wait_until
+from boxrig import BOARD_PACE_MS, INTERPRETERS, ApiError, BoxProcess, wait_until
 
 from tidebox.games.paper_current import rules
 
+pytestmark = pytest.mark.slow  # a game played on the real firmware, a box started for every test
+
 
 @pytest.fixture
-def pc_box(sim_tree, tmp_path):
-    box = BoxProcess(sim_tree, tmp_path / "state").start()
+def pc_box(sim_tree, tmp_path, request):
+    """A box on Paper Current's join screen; a test parametrised with indirect=True chooses the
+    interpreter."""
+    interpreter = getattr(request, "param", "micropython")
+    box = BoxProcess(sim_tree, tmp_path / "state", interpreter=interpreter).start()
     assert box.choose("paper_current") == "join"
     yield box
     box.stop()
@@ -159,6 +164,7 @@ def test_new_game_goes_back_to_the_game_menu(pc_box):
     assert box.press("C") == "choose"
 
 
+@pytest.mark.parametrize("pc_box", INTERPRETERS, indirect=True)  # the Pico's and the Pi's
 def test_two_phones_editing_one_boat_the_later_is_refused(pc_box):
     box = pc_box
     tokens = start(box, ["Ada", "Bo", "Cy"])

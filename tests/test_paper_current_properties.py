@@ -3,6 +3,7 @@
 import copy
 import json
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -104,6 +105,7 @@ def forward(state):
     return None
 
 
+@pytest.mark.slow
 @given(st.integers(1, 2**32 - 1), st.integers(2, 8), st.lists(st.tuples(
     st.one_of(st.none(), st.integers(-1, 9), st.booleans()),
     st.one_of(st.just("launch"), st.sampled_from(pc.MOVES + ("fly", "new_course"))),

@@ -9,19 +9,23 @@ import time
 from pathlib import Path
 
 import pytest
-from boxrig import BOX_HEAP, ApiError, BoxProcess, wait_until
+from boxrig import BOX_HEAP, INTERPRETERS, ApiError, BoxProcess, wait_until
 
 from tidebox.games.pearl_reach import rules
+
+pytestmark = pytest.mark.slow  # a game played on the real firmware, a box started for every test
 
 PEOPLE = ["Ada", "Bo"]
 PRIVATE = ("you", "costs", "can_shift")
 
 
 @pytest.fixture
-def table(sim_tree, tmp_path):
+def table(sim_tree, tmp_path, request):
     """Pearl Reach with Ada and Bo on phones, two sharp rivals at the fastest speed (1 s a move), Ada
-    first; yields (box, tokens) on the board, at the Pico's heap (boxrig.BOX_HEAP)."""
-    box = BoxProcess(sim_tree, tmp_path / "state", heap=BOX_HEAP).start()
+    first; yields (box, tokens) on the board, at the Pico's heap (boxrig.BOX_HEAP). A test parametrised
+    with indirect=True chooses the interpreter."""
+    box = BoxProcess(sim_tree, tmp_path / "state", heap=BOX_HEAP,
+                     interpreter=getattr(request, "param", "micropython")).start()
     try:
         assert box.choose("pearl_reach") == "join"
         tokens = [box.join(name)["token"] for name in PEOPLE]
@@ -159,6 +163,7 @@ def test_two_people_and_two_rivals_play_a_whole_game(table):
     assert [s["name"] for s in box.state(tokens[0])["seats"]] == PEOPLE
 
 
+@pytest.mark.parametrize("table", INTERPRETERS, indirect=True)  # the Pico's and the Pi's
 def test_a_refused_move_changes_nothing(table):
     box, tokens = table
     model = rules.from_dict(saved(box)["game"])

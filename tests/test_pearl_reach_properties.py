@@ -4,6 +4,7 @@ CPython and MicroPython, and a deterministic sample of the balance figures."""
 import copy
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ junk_args = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
 @given(st.integers(1, 2**31), st.integers(2, 4), st.data())

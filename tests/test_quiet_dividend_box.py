@@ -6,18 +6,22 @@ import threading
 import time
 
 import pytest
-from boxrig import ApiError, BoxProcess, wait_until
+from boxrig import INTERPRETERS, ApiError, BoxProcess, wait_until
 
 from tidebox.games.quiet_dividend import rules
+
+pytestmark = pytest.mark.slow  # a game played on the real firmware, a box started for every test
 
 NAMES = ["Pat", "Mo", "Kit"]
 SHOWN = ("values", "shares", "payouts", "turn", "laps", "log", "totals", "over", "winners", "standings")
 
 
 @pytest.fixture
-def table(sim_tree, tmp_path):
-    """A box playing The Quiet Dividend (Steady, Pat first) with three phones; yields (box, tokens)."""
-    box = BoxProcess(sim_tree, tmp_path / "state").start()
+def table(sim_tree, tmp_path, request):
+    """A box playing The Quiet Dividend (Steady, Pat first) with three phones; yields (box, tokens).
+    A test parametrised with indirect=True chooses the interpreter."""
+    interpreter = getattr(request, "param", "micropython")
+    box = BoxProcess(sim_tree, tmp_path / "state", interpreter=interpreter).start()
     try:
         assert box.choose("quiet_dividend") == "join"
         tokens = [box.join(name)["token"] for name in NAMES]
@@ -114,6 +118,7 @@ def test_a_retried_turn_is_applied_once(table):
     assert box.state(tokens[1])["game"]["values"] == [1, 1, 1]
 
 
+@pytest.mark.parametrize("table", INTERPRETERS, indirect=True)  # the Pico's and the Pi's
 def test_the_reader_enters_a_turn_and_undoes_it(table):
     box, tokens = table
     before = box.state(tokens[0])

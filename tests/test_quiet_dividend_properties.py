@@ -5,6 +5,7 @@ MicroPython."""
 import copy
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -275,6 +276,7 @@ def test_replay_raises_value_error_on_an_iterator_that_fails():
 # ---------------------------------------------------------------- differential: CPython vs MicroPython
 
 
+@pytest.mark.slow
 def test_two_thousand_seeded_games_end_identically_under_micropython(mp):
     seeds = list(range(1, 2001))
     expected = json.loads(json.dumps(play_many(seeds)))

@@ -4,9 +4,10 @@ main loop is caught by the watchdog, and the restarted box resumes the saved gam
 import re
 from pathlib import Path
 
+import pytest
 from boxrig import wait_until
 
-CRASH_LOG_CAP = 4096  # firmware/main.py keeps the crash log on flash under this many bytes
+CRASH_LOG_CAP = 4096  # tidebox/running.py keeps the crash log on flash under this many bytes
 
 
 def crash(box, n):
@@ -37,6 +38,7 @@ def test_a_crashing_task_is_logged_and_restarted(new_box):
     assert box.alive()
 
 
+@pytest.mark.slow
 def test_crash_log_stays_under_its_cap_and_keeps_the_newest_entry(new_box):
     box = new_box()
     box.join("Ada")
@@ -57,6 +59,7 @@ def test_crash_log_stays_under_its_cap_and_keeps_the_newest_entry(new_box):
     assert box.alive()
 
 
+@pytest.mark.slow
 def test_watchdog_resets_a_hung_box_which_resumes_the_game(new_box):
     box = new_box(env={"TIDEBOX_WATCHDOG_MS": "1500"})
     ada = box.join("Ada")["token"]

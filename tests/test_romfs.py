@@ -82,7 +82,8 @@ def test_image_holds_every_mpy_of_the_bundle_and_nothing_else(real_bundle):
     image = romfs.bundle_image(real_bundle)
     files = read_romfs(image)
     mpy = bundle_mpy(real_bundle)
-    assert len(mpy) > 30 and "tidebox/web.mpy" in mpy and "lib/microdot/microdot.mpy" in mpy
+    assert len(mpy) > 30 and "lib/microdot/microdot.mpy" in mpy
+    assert {"tidebox/transport.mpy", "tidebox/api.mpy", "tidebox/running.mpy"} <= set(mpy)
     assert sorted(files) == sorted(mpy)
     for rel, data in mpy.items():
         assert files[rel] == data, rel
@@ -153,7 +154,8 @@ def test_the_bundle_imports_from_the_mounted_image(real_bundle, tmp_path):
     assert result["main"] == "stopped at make_board" and result["failed"] == {}
     assert set(names) <= set(result["loaded"])
     assert where["tidebox"] == "/rom/tidebox/__init__.mpy"
-    assert where["tidebox.web"] == "/rom/tidebox/web.mpy"
+    assert where["tidebox.transport"] == "/rom/tidebox/transport.mpy"
+    assert where["tidebox.api"] == "/rom/tidebox/api.mpy"
     assert where["microdot.microdot"] == "/rom/lib/microdot/microdot.mpy"
     assert where["board"] == "/rom/board.mpy" and where["pico_common"] == "/rom/pico_common.mpy"
     assert all(f.startswith("/rom/") for f in where.values()), where

@@ -19,6 +19,8 @@ from boxrig import Background, BoxProcess
 
 import fuzzing
 
+pytestmark = pytest.mark.slow  # a whole 8-player game, every byte audited
+
 TRIPLE = re.compile(rb"\d\D{0,6}\d\D{0,6}\d")  # three numbers close together, however written
 REVEALED = (("game", "history"), ("game", "last"))  # earlier rounds, checked to be earlier
 SAFE_HEADERS = {"content-type", "content-length", "connection", "cache-control", "location", "allow"}

@@ -1,4 +1,4 @@
-"""How tidebox/web.py reads requests and writes answers, under MicroPython on an in-memory connection
+"""How tidebox/transport.py reads requests and writes answers, under MicroPython on an in-memory connection
 (tests/mp_scripts/web_serve.py): only the headers it uses are kept, a small answer leaves in one
 write, and a box short of heap tells the phone to try again instead of blaming its request."""
 

@@ -15,6 +15,8 @@ from short_crossing import step
 
 pytest_plugins = ("webkit_driver",)
 
+pytestmark = pytest.mark.browser  # phones in a real browser
+
 
 @pytest.fixture
 def game_box(sim_tree, tmp_path):

@@ -8,10 +8,13 @@ step is checked at 375x667 (no sideways scroll, no control under 44 px, every vi
 as WebKit computes it) and saved as a screenshot in build/test-artifacts/webkit/.
 """
 
+import pytest
 from boxrig import BOARD_PACE_MS
 from short_crossing import open_the_table, play_the_short_crossing
 
 pytest_plugins = ("webkit_driver",)
+
+pytestmark = pytest.mark.browser  # phones in a real browser
 
 
 def test_the_phone_flow_in_webkit(new_box, open_webkit_phone):

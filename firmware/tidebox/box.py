@@ -1,6 +1,6 @@
 # The box's state: who joined, which game, its options, the running game, and every action on them.
 #
-# Both the reader's buttons (reader.py) and the phones (web.py) act through this class, whatever the
+# Both the reader's buttons (reader.py) and the phones (api.py) act through this class, whatever the
 # game: the game is a rules module (tidebox/games/<game>/rules.py) and every game action is a move
 # applied by `move`. Every action checks first and changes state only when it is allowed; whatever
 # must survive a power cut is saved (write-then-rename) before the action reports success, and an
@@ -532,7 +532,7 @@ class Box:
         """What follows public_view() in one phone's view (seat None: not joined), as a
         viewjson.JsonOut, valid until the next call: the seat's own private view, and what changes
         without a new shared part (timer, shown). The web server writes it after the shared part
-        (web.py, BoxServer.answer_view)."""
+        (transport.py, BoxServer.answer_view)."""
         out = self._private
         out.start()
         if self.state:

@@ -28,7 +28,7 @@ _LAST_RESORT = const(8)
 class Collector:
     def __init__(self, gate, server):
         self.gate = gate
-        self.server = server  # web.BoxServer: counts the requests it served (served, idle_served,
+        self.server = server  # the web server (api.py): counts the requests it served (served, idle_served,
         self.served = 0  # view_served)
         self.idle_served = 0
         self.view_served = 0

@@ -81,12 +81,6 @@ def answer(query, ip):
                      bytes((0, 0, _TTL >> 8, _TTL & 0xFF, 0, 4)), bytes(ip)))
 
 
-def _readable(sock):
-    # Parks the task in asyncio's IO queue until `sock` is readable, as asyncio's own streams do
-    # (MicroPython's asyncio has no UDP streams).
-    yield asyncio.core._io_queue.queue_read(sock)
-
-
 class CaptiveDNS:
     """The hotspot's DNS server: `asyncio.create_task(CaptiveDNS("192.168.4.1").run())`."""
 
@@ -102,13 +96,16 @@ class CaptiveDNS:
 
     async def run(self):
         """Serve until stop(). Each packet is handled as soon as it arrives when asyncio's IO queue
-        can be used; otherwise the socket is polled every _IDLE_MS."""
+        can be used; otherwise the socket is polled every _IDLE_MS. (MicroPython's asyncio has no UDP
+        streams: the task waits in asyncio's IO queue as the web server's accept does.)"""
+        from tidebox.transport import io_queue, readable
+
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind(socket.getaddrinfo(self.host, self.port)[0][-1])
             sock.setblocking(False)
-            io_queue = self.io_queue and getattr(getattr(asyncio, "core", None), "_io_queue", None)
+            queued = self.io_queue and io_queue()
             self._stopping = False
             while not self._stopping:
                 try:
@@ -116,10 +113,10 @@ class CaptiveDNS:
                 except OSError as e:
                     if e.errno != errno.EAGAIN:
                         await asyncio.sleep_ms(_ERROR_MS)
-                    elif io_queue:
+                    elif queued:
                         self._waiting = asyncio.current_task()
                         try:
-                            await _readable(sock)
+                            await readable(sock)
                         except asyncio.CancelledError:
                             if not self._stopping:
                                 raise

@@ -14,14 +14,6 @@ _scratch = bytearray(8)
 _glyph = framebuf.FrameBuffer(_scratch, 8, 8, framebuf.MONO_VLSB)
 
 
-def clear(fb):
-    fb.fill(0)
-
-
-def text(fb, s, x, y, c=1):
-    fb.text(s, x, y, c)
-
-
 def fit(s, width_chars):
     """Cut a string to a number of 8 px characters, marking the cut with '.'."""
     if len(s) <= width_chars:

@@ -10,7 +10,7 @@ import time
 
 from micropython import const
 
-from tidebox import draw, games, screens
+from tidebox import draw, forget, games, screens
 from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, Refused
 
 NEXT_FILE = "next.json"  # the step the box takes after it restarts itself (tidebox/restart.py)
@@ -19,18 +19,6 @@ FLASH_MS = const(3000)  # the screen flashes this long when the countdown reache
 FLASH_HALF_MS = const(250)  # ... four times a second
 TONE_HZ = const(2000)  # a piezo's loudest region is around 2-4 kHz
 TONE_MS = const(300)
-
-
-def drop(part):
-    """Unload one of the box's modules whose screens are not shown now (lobby.py while a game is
-    played, end.py until a game ends): the next screen that needs it imports it again."""
-    import sys
-
-    import tidebox
-
-    sys.modules.pop("tidebox." + part, None)
-    if part in tidebox.__dict__:
-        delattr(tidebox, part)
 
 
 class QrImages:
@@ -101,10 +89,10 @@ class Reader:
             self.load_flow()
         else:
             self.forget_flow()  # joining and setup need only the rules: the players' phones need the heap
-        drop("welcome")  # the splash and the resume offer are shown once after a start
-        drop("restart")  # ... and read the step the box took after it restarted itself
+        forget("tidebox.welcome")  # the splash and the resume offer are shown once after a start
+        forget("tidebox.restart")  # ... and read the step the box took after it restarted itself
         if box.phase != OVER:
-            drop("end")  # the end of a game (tidebox/end.py): its code is heap the next game can use
+            forget("tidebox.end")  # the end of a game (end.py): its code is heap the next game can use
         if box.phase == CHOOSE:
             screen = self.lobby().ChooseGame(self)
         elif box.phase == JOIN:
@@ -113,7 +101,7 @@ class Reader:
             screen = self.lobby().Setup(self)
         else:
             self.stack = []
-            drop("lobby")  # not needed again until the game ends: its code is heap the game can use
+            forget("tidebox.lobby")  # not needed again until the game ends: its code is heap the game can use
             # The join screen's codes neither: after the game the box restarts (restart.py) and
             # draws them again at its boot.
             self.qr_drawer = None

@@ -1,7 +1,8 @@
 # The box's own screens used all through a game (any game): the Screen base, list menus, paged
 # reading, confirmations, picking a seat, rejoin codes, private entry and the reader's in-game menu.
-# The screens only needed before a game (splash, resume, the game menu, joining, setup) are in
-# lobby.py, which the reader unloads while a game is played; the end of a game (winners, standings,
+# The screens only needed before a game are apart: the splash and the resume offer in welcome.py,
+# the game menu, joining and setup in lobby.py, which the reader unloads while a game is played; the
+# end of a game (winners, standings,
 # what next) is in end.py, imported when a game ends. Each screen is a small object on the reader's
 # stack: `draw(fb, now)` on a cleared frame, `press(button, kind)` for A, B and C.
 # The convention on every screen: A moves or opens the menu, B changes or steps, C goes on.

@@ -8,7 +8,7 @@
 # Cutting the view into blocks of 512 bytes, one json.dumps per key, took 4 times as long.
 #
 # The buffer is overwritten by the next change, so it is read only while no other view can be
-# written: the web server answers one request at a time (web.BoxServer.answering). The seat's own
+# written: the web server answers one request at a time (transport.BoxServer.answering). The seat's own
 # part of each answer is written the same way, into a second, smaller buffer.
 import io
 import json

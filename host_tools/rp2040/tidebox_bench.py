@@ -4,8 +4,8 @@
 # cycles at 125 MHz. Prints "RESULT <key> median_us=.. min_us=.. max_us=.. n=.." and "HEAP <label>
 # free=.. alloc=.." lines for the host to tabulate. The scene: an 8-player Token Tide round with
 # seven players locked in (the shared part of the view cached, as after the first poll of a
-# version); requests go through the web app's serve() on in-memory connections, as `make bench`'s
-# x86 figures do (mp_web_drive.py), so no lwIP or Wi-Fi work is counted.
+# version); requests go through the web server's serve() (tidebox/transport.py) on in-memory
+# connections, as `make bench`'s x86 figures do (mp_web_drive.py), so no lwIP or Wi-Fi work is counted.
 import gc
 import io
 import sys
@@ -109,83 +109,64 @@ def make_game(board, storage):
     """The box with an 8-player Token Tide round under way and 7 players locked in."""
     from tidebox.box import Box
 
-    try:
-        box = Box(board, storage)  # the box that hosts several games
-        box.choose_game("token_tide")
-    except TypeError:
-        from tidebox.games import token_tide
-
-        box = Box(board, storage, token_tide)
+    box = Box(board, storage)
+    box.choose_game("token_tide")
     tokens = [box.join(n)["token"] for n in NAMES]
     box.to_setup()
     box.start_game()
     for seat in range(7):
         b = seat % 8
         g = (seat * 3) % (8 - b)
-        allocation = [b, g, 7 - b - g]
-        if hasattr(box, "allocate"):
-            box.allocate(seat, allocation)
-        else:
-            box.move(seat, "allocate", {"allocation": allocation, "ready": True})
+        box.move(seat, "allocate", {"allocation": [b, g, 7 - b - g], "ready": True})
     return box, tokens
 
 
 def make_reader(box, board):
     from tidebox.reader import Reader
 
-    try:
-        reader = Reader(box, board.display, board.buzzer)
-    except TypeError:
-        try:
-            from tidebox.games.token_tide.flow import TideFlow
-        except ImportError:
-            from tidebox.tide_flow import TideFlow
-        reader = Reader(box, board.display, board.buzzer, TideFlow)
+    reader = Reader(box, board.display, board.buzzer)
     reader.boot(board.ticks_ms(), False)
     return reader
 
 
 async def loop_passes(board, reader, collector, n, xs=None):
-    """n passes of main.py's reader_loop (the same code), each ended by sleep_ms(0) instead of its
-    10 ms. xs, if given, gets each pass's time (us) without the sleep, for the passes that did not
-    redraw; returns how many redrew."""
+    """n passes of the box's reader loop (tidebox/running.py, what main.py runs), each ended by
+    sleep_ms(0) instead of its 10 ms. xs, if given, gets each pass's time (us) without the sleep,
+    for the passes that did not redraw; returns how many redrew (None without xs).
+
+    A pass is timed from its first step (the clock read: board.ticks_ms, wrapped here) to its
+    sleep (the loop's sleep_ms, given here); a pass that drew a frame is counted, not timed."""
     import asyncio
 
-    from tidebox.buttons import Buttons
+    from tidebox.running import reader_loop
 
-    buttons = Buttons(("A", "B", "C"))
-    poll = buttons.poll
-    read = board.buttons.read
+    if xs is None:  # nothing wrapped: the passes allocate what the box's do
+        await reader_loop(board, reader, collector, n, lambda ms: asyncio.sleep_ms(0))
+        return None
     ticks_ms = board.ticks_ms
-    tick = reader.tick
-    collect = collector.tick
-    feed = board.watchdog.feed
-    sleep_ms = asyncio.sleep_ms
-    passes = 0
-    drawn = 0
-    while passes < n:
-        t0 = ticks_us()
-        drew = False
-        passes += 1
-        now = ticks_ms()
-        levels = read()
-        if buttons.busy or True in levels:
-            for name, kind in poll(levels, now):
-                reader.press(name, kind)
-            drew = tick(now)
-        elif passes & 1:
-            drew = tick(now)
-        if not passes & 3:
-            collect()
-        if not passes & 7:
-            feed()
-        dt = ticks_diff(ticks_us(), t0)
-        if drew:
-            drawn += 1
-        elif xs is not None:
+    display = board.display
+    began = [0, 0]  # when the pass began (us), the frames drawn by then
+    drawn = [0]
+
+    def pass_begins():
+        began[1] = display.frames
+        began[0] = ticks_us()
+        return ticks_ms()
+
+    def pass_ends(ms):
+        dt = ticks_diff(ticks_us(), began[0])
+        if display.frames != began[1]:
+            drawn[0] += 1
+        else:
             xs.append(dt)
-        await sleep_ms(0)
-    return drawn
+        return asyncio.sleep_ms(0)
+
+    board.ticks_ms = pass_begins
+    try:
+        await reader_loop(board, reader, collector, n, pass_ends)
+    finally:
+        board.ticks_ms = ticks_ms
+    return drawn[0]
 
 
 def run():
@@ -196,20 +177,20 @@ def run():
     import asyncio
 
     import board as board_module
-    from tidebox import buttons, web  # noqa: F401 - imported here to time the imports
+    from tidebox import api, buttons, running, transport  # noqa: F401 - imported here to time the imports
 
     print("INFO import_ms=%.1f" % (ticks_diff(ticks_us(), t0) / 1000))
     import tidebox
 
     # Where the code came from: ".frozen/...", "/rom/..." (a ROMFS image) or the littlefs.
-    print("INFO sys.path=%r tidebox=%s web=%s board=%s" % (
-        sys.path, getattr(tidebox, "__file__", "?"), getattr(web, "__file__", "?"),
+    print("INFO sys.path=%r tidebox=%s transport=%s board=%s" % (
+        sys.path, getattr(tidebox, "__file__", "?"), getattr(transport, "__file__", "?"),
         getattr(board_module, "__file__", "?")))
     board = board_module.make_board()
     storage = board_module.MemStorage()
     box, tokens = make_game(board, storage)
     reader = make_reader(box, board)
-    app = web.make_app(box, board)
+    app = api.make_app(box, board)
     conn = Connection()
     idle = [poll_bytes(box.version, tokens[i]) for i in range(8)]
     full = [poll_bytes(0, tokens[i]) for i in range(8)]
@@ -251,17 +232,13 @@ def run():
     gc.collect()
 
     # The shared part of the view rebuilt (the first poll after a change), and the seat lookup.
-    if hasattr(box, "_public_version") and hasattr(box, "view_chunks"):
-        xs = []
-        for i in range(9):
-            box._public_version = 0
-            t0 = ticks_us()
-            if hasattr(box, "public_view"):
-                box.public_view()  # the shared part alone (each phone's own part is in a full view)
-            else:
-                box.view_chunks(i & 7)  # older boxes: the chunks of one phone's view
-            xs.append(ticks_diff(ticks_us(), t0))
-        report("view_rebuild", xs)
+    xs = []
+    for _ in range(9):
+        box._public_version = 0
+        t0 = ticks_us()
+        box.public_view()  # the shared part alone (each phone's own part is in a full view)
+        xs.append(ticks_diff(ticks_us(), t0))
+    report("view_rebuild", xs)
     # As the web server looks a token up: where it lies in the request's buffer.
     held = bytearray(b"X-Seat-Token: " + tokens[3].encode() + b"\r\n")
     xs = []
@@ -301,8 +278,8 @@ def run():
     gc.collect()
     heap("after_requests")
 
-    # One pass of main.py's 10 ms button loop (reader_loop) with nothing pressed, the asyncio sleep
-    # that ends it apart (below); the idle collector as main.py makes it.
+    # One pass of the box's 10 ms button loop (tidebox/running.py, reader_loop) with nothing pressed,
+    # the asyncio sleep that ends it apart (below); the idle collector as main.py makes it.
     from tidebox.collect import Collector
 
     collector = Collector(board.tcp_gate, app)
@@ -351,13 +328,13 @@ def profile():
     import asyncio
 
     import board as board_module
-    from tidebox import web
+    from tidebox import api
     from tidebox.buttons import Buttons
 
     board = board_module.make_board()
     box, tokens = make_game(board, board_module.MemStorage())
     reader = make_reader(box, board)
-    app = web.make_app(box, board)
+    app = api.make_app(box, board)
     conn = Connection()
     idle = [poll_bytes(box.version, tokens[i]) for i in range(8)]
     full = [poll_bytes(0, tokens[i]) for i in range(8)]

@@ -10,7 +10,7 @@ import sys
 import asyncio
 import board as board_module
 import micropython
-from tidebox import web
+from tidebox import api, transport
 from tidebox.box import Box
 from tidebox.buttons import Buttons
 from tidebox.reader import Reader
@@ -81,8 +81,8 @@ class Connection:
 
 
 class LoopPass:
-    """main.py's reader_loop pass, every part of it (the debouncer when needed, the reader's tick,
-    the collector, the watchdog), as a method whose own frame fits on the C stack."""
+    """The reader loop's pass (tidebox/running.py), every part of it (the debouncer when needed, the
+    reader's tick, the collector, the watchdog), as a method whose own frame fits on the C stack."""
 
     def __init__(self, board, reader, buttons, collector, now):
         self.board = board
@@ -170,7 +170,7 @@ def heap_of(make):
 
 async def alloc_checks():
     board, box, tokens = make_box()
-    app = web.make_app(box, board)
+    app = api.make_app(box, board)
     out = {}
     poll = fill(box, tokens, BROWSER.encode())
     conn = Connection(poll)
@@ -183,9 +183,9 @@ async def alloc_checks():
     found = {"plain": None, "version": None, "seat": None}
 
     def fast_path():
-        end = web._head_end(slot.buf, 0, len(poll))
-        found["plain"] = web._scan(slot, end)
-        found["version"] = web._state_request(slot.buf)
+        end = transport._head_end(slot.buf, 0, len(poll))
+        found["plain"] = transport._scan(slot, end)
+        found["version"] = transport._state_request(slot.buf)
         found["seat"] = box.seats.seat_of(slot.buf, slot.token_at, slot.token_len)
 
     out["fast_path_locked"] = locked(fast_path)
@@ -254,7 +254,7 @@ async def alloc_checks():
 
 async def answers(cases):
     board, box, tokens = make_box()
-    app = web.make_app(box, board)
+    app = api.make_app(box, board)
     differ = []  # [request, piece, early answer, microdot's] where the two are not the same bytes
     statuses = []
     for case in cases:

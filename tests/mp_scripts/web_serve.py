@@ -1,4 +1,4 @@
-# Serves one request through tidebox.web.BoxServer.serve() from an in-memory stream, for the host
+# Serves one request through tidebox.transport.BoxServer.serve() from an in-memory stream, for the host
 # tests. stdin: {"request": "<raw request text>", "fail": "memory" | null}; "memory" makes reading
 # the request raise MemoryError. stdout: one JSON object: "writes" (each write that reached the
 # connection, as text), "closed", and "headers" (the header names a route saw).
@@ -6,7 +6,7 @@ import json
 import sys
 
 import asyncio
-from tidebox import web
+from tidebox import transport
 from tidebox.gate import ConnectionGate
 
 job = json.loads(sys.stdin.read())
@@ -46,7 +46,7 @@ class Connection:
         return ("127.0.0.1", 5000)
 
 
-app = web.BoxServer(ConnectionGate())
+app = transport.BoxServer(ConnectionGate())
 
 
 @app.route("/echo", methods=["GET", "POST"])

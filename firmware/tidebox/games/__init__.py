@@ -11,6 +11,8 @@
 # Adding a game: write its package, then add one line here.
 import sys
 
+from tidebox import forget
+
 GAMES = (
     ("token_tide", "Token Tide"),
     ("quiet_dividend", "Quiet Dividend"),
@@ -36,14 +38,6 @@ def load(game_id, part="rules"):
 
 def unload(game_id, keep_rules=False):
     """Forget a game's modules so their code and data can be collected; with `keep_rules`, all but
-    its rules (the box's screens before a game need only them). Each module is also taken off the
-    package that holds it as an attribute."""
+    its rules (the box's screens before a game need only them)."""
     prefix = "tidebox.games." + game_id
-    keep = (prefix, prefix + ".rules") if keep_rules else ()
-    for name in list(sys.modules):
-        if (name == prefix or name.startswith(prefix + ".")) and name not in keep:
-            del sys.modules[name]
-            at = name.rfind(".")
-            owner, part = sys.modules.get(name[:at]), name[at + 1:]
-            if owner is not None and part in owner.__dict__:
-                delattr(owner, part)
+    forget(prefix, (prefix, prefix + ".rules") if keep_rules else ())

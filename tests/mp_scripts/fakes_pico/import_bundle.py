@@ -45,13 +45,11 @@ boot_only_dropped = False
 for name in names:
     if name.startswith("tidebox.games.") and not boot_only_dropped:
         # The box drops the QR encoder once the join screen's codes are drawn (main.make_qr_drawer),
-        # before any game is chosen: so here too.
-        import tidebox
+        # and the splash's and the lobby's screens while a game is played (reader.home): so here too.
+        from tidebox import forget
 
-        for boot_only in ("join_qr", "qr"):
-            sys.modules.pop("tidebox." + boot_only, None)
-            if boot_only in tidebox.__dict__:
-                delattr(tidebox, boot_only)
+        for boot_only in ("join_qr", "qr", "welcome", "lobby"):
+            forget("tidebox." + boot_only)
         boot_only_dropped = True
     gc.collect()
     try:

@@ -1,20 +1,34 @@
-# The phones' side: the page, the JSON API, and the captive-portal answers, served with microdot.
+# The phones' connections: accepting them through the board's connection gate, reading each
+# request with deadlines and limits, and writing one answer at a time, on microdot. The routes are
+# tidebox/api.py's; this module is the MicroPython side of serving them (api.py says what a server
+# must offer, so another interpreter's transport can serve the same routes).
 #
 # The Pico W's lwIP serves only 5 TCP connections at once, for up to 8 phones, so every request is
 # short: no streams, `Connection: close`, and a poll that finds nothing new gets a tiny answer.
-# Every player request carries its seat token in the X-Seat-Token header (never in the URL).
-import json
+#
+# Everything that leans on microdot's or asyncio's internals is here, and nowhere else in the
+# firmware (dns.py waits on its socket with `readable` below):
+#   asyncio  `asyncio.core._io_queue.queue_read(sock)` parks a task until a socket is readable (as
+#            asyncio's own streams wait), `asyncio.StreamReader(sock, extra)` wraps an accepted
+#            socket (its `.s`, closed as it is when there is no memory to await a close), whose
+#            `readinto` gives None when woken with nothing to read (EAGAIN);
+#            `core._io_queue` is looked up at each wait, as asyncio.new_event_loop() replaces it.
+#   microdot `Request.create(app, stream_in, stream_out, peername)`, `Microdot.dispatch_request(request)`,
+#            `Response.write(stream)`, `Response.send_file(..., stream=)`, the class limits
+#            `Request.max_content_length`, `max_body_length`, `max_readline`, and the head as
+#            microdot reads it (`readline` up to the first blank line, header names case-blind).
+# Checked on: run under MicroPython v1.29.0-preview (9458e3a23f, the unix port the tests run) and
+# mainline 3fff03367a (the 32-bit unix port `make micropython32` builds), with microdot 2.7.0; read in the
+# asyncio sources (extmod/asyncio/core.py, stream.py) of every release from v1.21.0 (the first with
+# `asyncio` by that name) to v1.28.0 and of mainline 1c3c201149: the same names, the same behaviour.
+# A new MicroPython or microdot is checked against this list before the box uses it.
 import sys
 import time
 
 import asyncio
 from asyncio import core
 from micropython import const
-from microdot import Microdot, Request, Response
-
-from tidebox import jsoncheck
-from tidebox.box import SHORT_OF_MEMORY, Refused
-from tidebox.games import GAMES
+from microdot import Microdot, Request
 
 TOKEN_HEADER = "X-Seat-Token"
 REQUEST_MS = 5000  # a client that has not sent its whole request by then is cut off (slow clients)
@@ -28,8 +42,6 @@ BUSY_ANSWER = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/j
 SHORT_IN_A_ROW = 8  # requests in a row the box had no memory for, over SHORT_MS: it restarts
 SHORT_MS = 1000  # (tidebox/restart.py)
 BACKLOG = 48  # connections the network stack keeps waiting, in order, while five are served
-PAGE_FILE = "www/index.html.gz"
-PART_FILE = "www/%s.js.gz"  # a game's part of the page (host_tools/pagebuild.py), at /part/<game>.js
 KEPT_HEADERS = (b"content-length", b"content-type", b"x-seat-token")  # the request headers used here
 # Each connection being read has a buffer of this size, made once (see _Slot): a phone's whole request
 # head fits (a browser's is about 600 bytes); a larger head is read on by _Head, as microdot reads.
@@ -45,19 +57,6 @@ _FULL_VIEW = const(-1)  # ... the state without a version that could be the box'
 Request.max_content_length = 512
 Request.max_body_length = 512
 Request.max_readline = 1024
-
-# What phones and laptops probe to find out whether a Wi-Fi network is a captive portal; the catch-all
-# route answers them all with a redirect to the page, which makes the OS open it.
-PROBE_PATHS = (
-    "/generate_204", "/gen_204",  # Android, ChromeOS
-    "/hotspot-detect.html", "/library/test/success.html",  # Apple
-    "/connecttest.txt", "/ncsi.txt", "/redirect",  # Windows
-    "/canonical.html", "/success.txt",  # Firefox, some Linux
-)
-
-
-def error(status, message):
-    return {"error": message}, status
 
 
 class BoxServer(Microdot):
@@ -93,7 +92,10 @@ class BoxServer(Microdot):
         self.idle_served = 0  # tidebox/collect.py decides by
         self.view_served = 0  # ... and how many were full views answered before microdot
         self.reaper = None
-        self.box = None  # what has a `version`: set by make_app, the idle poll is then answered here
+        self.box = None  # the Box, set by api.make_app (seat_of, and the polls answered here)
+        self.page_url = None  # where the captive portal sends a phone (api.make_app sets it)
+        self.idle_response = None  # api.py's answers of the state route (see answer_polls)
+        self.view_response = None
         self.idle_version = -1
         self.idle_answer = b""
         self.view_head = None  # microdot's head of a full view, cut around its length (answer_view)
@@ -119,7 +121,7 @@ class BoxServer(Microdot):
             while True:
                 while self.gate.wait and self.gate.active + self.accepted >= self.gate.limit:
                     await asyncio.sleep_ms(5)
-                await _readable(listener)
+                await readable(listener)
                 try:
                     conn, address = listener.accept()
                 except OSError:
@@ -131,7 +133,7 @@ class BoxServer(Microdot):
         finally:
             listener.close()
 
-    async def handle_request(self, reader, writer):
+    async def handle_request(self, stream_in, stream_out):
         entered = False
         try:
             if self.reaper is None or self.reaper.done():
@@ -141,12 +143,12 @@ class BoxServer(Microdot):
                 entered = True
             finally:
                 self.accepted -= 1
-            await self.serve(reader, writer)
+            await self.serve(stream_in, stream_out)
         except MemoryError:
             # No room even to wait at the gate or to start serving: closed at once, as lwIP drops
             # what it has no room for (the phone tries again); awaiting a close would need room too.
             self.short_of_memory()
-            writer.s.close()
+            stream_out.s.close()
         finally:
             if entered:
                 self.gate.leave()
@@ -163,6 +165,29 @@ class BoxServer(Microdot):
                 and self.box is not None:
             self.box.short_of_memory = True
 
+    # ------------------------------------------------------------ the server interface (api.py)
+
+    def answer_polls(self, idle_response, view_response):
+        """Lets serve() answer `GET /api/state` before microdot, byte for byte as the state route:
+        idle_response(version) and view_response(chunks, length) are the route's own answers
+        (their after-request headers included); each is written once into bytes here and reused."""
+        self.idle_response = idle_response
+        self.view_response = view_response
+
+    def seat_of(self, request):
+        """The seat whose token the request carries (None: no seat). Where serve() read the head into
+        its slot, the token is compared there, in place: nothing is allocated."""
+        slot = self.current
+        if slot is not None and slot.token_len >= 0 and self.fast:
+            return self.box.seats.seat_of(slot.buf, slot.token_at, slot.token_len)
+        return self.box.seats.seat_of(request.headers.get(TOKEN_HEADER))
+
+    def page_stream(self, page_file):
+        """What microdot's send_file reads the page from: the file, read into the answered
+        connection's buffer (see _PageFile), which is free once the request head has been read."""
+        slot = self.current
+        return _PageFile(page_file, slot.buf) if slot is not None else page_file
+
     def take_slot(self):
         for slot in self.slots:
             if not slot.busy:
@@ -173,7 +198,7 @@ class BoxServer(Microdot):
         self.slots.append(slot)
         return slot
 
-    async def serve(self, reader, writer):
+    async def serve(self, stream_in, stream_out):
         self.served += 1
         slot = self.take_slot()
         slot.started = time.ticks_ms()
@@ -188,7 +213,7 @@ class BoxServer(Microdot):
                 line = 0  # where the first line not looked at yet begins
                 while not end and slot.used < SLOT_BYTES:
                     used = slot.used
-                    got = await reader.readinto(slot.view[used:] if used else buf)
+                    got = await stream_in.readinto(slot.view[used:] if used else buf)
                     if got is None:
                         continue  # woken with nothing to read yet (a non-blocking socket's EAGAIN)
                     if not got:
@@ -199,7 +224,7 @@ class BoxServer(Microdot):
                         line = -end  # no end yet: complete lines up to here need no second look
                         end = 0
                 polled = _NOT_STATE
-                if end and self.fast and self.box is not None and _scan(slot, end):
+                if end and self.fast and self.idle_response is not None and _scan(slot, end):
                     polled = _state_request(slot.buf)
                 if polled >= 0 and polled == self.box.version:
                     request = _IDLE
@@ -209,8 +234,9 @@ class BoxServer(Microdot):
                 elif polled != _NOT_STATE:
                     request = _VIEW  # answered below, in turn with the requests microdot answers
                 else:
-                    head = _Head(reader, bytes(slot.view[:slot.used]))
-                    request = await Request.create(self, head, writer, writer.get_extra_info("peername"))
+                    head = _Head(stream_in, bytes(slot.view[:slot.used]))
+                    request = await Request.create(self, head, stream_out,
+                                                   stream_out.get_extra_info("peername"))
             except asyncio.CancelledError:
                 request = False  # too slow (see reap): cut off without an answer
             except MemoryError:
@@ -221,20 +247,20 @@ class BoxServer(Microdot):
                 slot.task = None  # read (or cut off): no longer the reaper's
             try:
                 if request is _IDLE:
-                    await writer.awrite(self.idle_answer)
+                    await stream_out.awrite(self.idle_answer)
                     self.short_in_a_row = 0
                 elif request is MemoryError:
                     self.short_of_memory()
-                    await writer.awrite(BUSY_ANSWER)
+                    await stream_out.awrite(BUSY_ANSWER)
                 elif request is not False:
                     async with self.answering:
                         self.current = slot
                         try:
                             if request is _VIEW:
-                                request = await self.answer_view(slot, reader, writer)
+                                request = await self.answer_view(slot, stream_in, stream_out)
                             if request is not _VIEW:
                                 response = await self.dispatch_request(request)
-                                out = _Segments(writer)
+                                out = _Segments(stream_out)
                                 await response.write(out)
                                 await out.flush()
                             self.short_in_a_row = 0
@@ -248,7 +274,7 @@ class BoxServer(Microdot):
                 sys.print_exception(exc)
             finally:
                 try:
-                    await writer.aclose()  # always: a socket left open would hold one of lwIP's five
+                    await stream_out.aclose()  # always: a socket left open would hold one of lwIP's five
                 except OSError:
                     pass
         finally:
@@ -259,14 +285,13 @@ class BoxServer(Microdot):
         would answer it (with every after-request header), kept as bytes until the version moves on."""
         version = self.box.version
         self.idle_answer = b""  # the old one's heap back first
-        response = Response(idle_body(version), 200, {"Content-Type": "application/json"})
-        _finish(response)
+        response = self.idle_response(version)
         out = _Collect()
         await response.write(out)
         self.idle_answer = bytes(out.data)
         self.idle_version = version
 
-    async def answer_view(self, slot, reader, writer):
+    async def answer_view(self, slot, stream_in, stream_out):
         """A phone's whole view (`GET /api/state`, no `?v` or another version), byte for byte what the
         state route answers through microdot, written from the slot's buffer: microdot's head with
         the length filled in, the cached shared part (box.public_view) and the seat's own part
@@ -284,8 +309,8 @@ class BoxServer(Microdot):
             if self.view_head is None:
                 await self.build_view_head()
         except Exception:  # noqa: BLE001 - e.g. a MemoryError: microdot's route and error handlers decide
-            head = _Head(reader, bytes(slot.view[:slot.used]))
-            return await Request.create(self, head, writer, writer.get_extra_info("peername"))
+            head = _Head(stream_in, bytes(slot.view[:slot.used]))
+            return await Request.create(self, head, stream_out, stream_out.get_extra_info("peername"))
         before, after = self.view_head
         buf = slot.buf
         at = len(before)
@@ -298,7 +323,7 @@ class BoxServer(Microdot):
             offset = 0
             while left:  # inline: a coroutine per piece would be heap
                 if at == SLOT_BYTES:
-                    await writer.awrite(buf)
+                    await stream_out.awrite(buf)
                     at = 0
                 size = part.copy_into(buf, at, offset, min(left, SLOT_BYTES - at))
                 if not size:
@@ -307,16 +332,14 @@ class BoxServer(Microdot):
                 offset += size
                 left -= size
         if at:
-            await writer.awrite(slot.view[:at])
+            await stream_out.awrite(slot.view[:at])
         self.view_served += 1
         return _VIEW
 
     async def build_view_head(self):
         """The status line and headers microdot writes for the state route's full view (every
         after-request header included), cut where the Content-Length value goes."""
-        headers = {"Content-Type": "application/json", "Content-Length": "\x00"}  # as the route's
-        response = Response(_each((b"",)), 200, headers)
-        _finish(response)
+        response = self.view_response((b"",), "\x00")  # the length's place marked
         out = _Collect()
         await response.write(out)
         cut = out.data.find(b"\x00")
@@ -355,16 +378,6 @@ def _reap(slot, now, full):
         if age > REQUEST_MS or (full and age > BUSY_MS):
             slot.task.cancel()
             slot.task = None  # cancelled once
-
-
-def idle_body(version):
-    return '{"v":%d}' % version
-
-
-def _finish(response):
-    """Every answer closes its connection (lwIP serves five) and is never cached by the browser."""
-    response.headers["Connection"] = "close"
-    response.headers["Cache-Control"] = "no-store"
 
 
 class _Slot:
@@ -626,185 +639,12 @@ class _PageFile:
         self.file.close()
 
 
-def _each(chunks):
-    """A list's items as a generator, which microdot sends one by one (a list it would send as JSON)."""
-    for chunk in chunks:
-        yield chunk
-
-
-def _readable(sock):
-    """Awaited: wakes when `sock` has something to read (as asyncio's own streams wait)."""
+def readable(sock):
+    """Awaited: wakes when `sock` has something to read, as asyncio's own streams wait (its IO
+    queue). The accept loop here and the captive DNS (dns.py) wait on their sockets with it."""
     yield core._io_queue.queue_read(sock)
 
 
-def part(name, slot):
-    """GET /part/<game>.js: a registered game's part of the phones' page (its script and style,
-    pre-gzipped on flash), read into the answered connection's buffer (`slot`, None outside the
-    server's own reading path) in pieces, as the page is; 404 for any other name."""
-    game = name[:-3] if name.endswith(".js") else ""
-    for known, _title in GAMES:
-        if known == game:
-            path = PART_FILE % game
-            try:
-                part_file = open(path, "rb")  # noqa: SIM115 - microdot closes it once sent
-            except OSError:
-                break
-            stream = _PageFile(part_file, slot.buf) if slot is not None else part_file
-            return Response.send_file(path, content_type="text/javascript; charset=utf-8", compressed=True,
-                                      stream=stream)
-    return error(404, "no such part of the page on the box")
-
-
-def read_json(request):
-    """The request body as a JSON object, or a Refused(400) that says what is wrong. The body is
-    checked as strict JSON first (jsoncheck.py): MicroPython's reader accepts trailing commas,
-    leading zeros and a trailing NUL."""
-    try:
-        jsoncheck.check(request.body)
-        data = json.loads(request.body.decode())
-    except (ValueError, UnicodeError, AttributeError, TypeError):
-        raise Refused(400, "the request body must be JSON")
-    if not isinstance(data, dict):
-        raise Refused(400, "the request body must be a JSON object")
-    return data
-
-
-def make_app(box, board):
-    app = BoxServer(board.tcp_gate)
-    app.box = box  # idle polls are answered before microdot (BoxServer.serve)
-    page_url = board.page_url()
-
-    def seat_of(request):
-        slot = app.current
-        if slot is not None and slot.token_len >= 0 and app.fast:
-            # The token's bytes where serve() read them: compared in place, nothing allocated.
-            return box.seats.seat_of(slot.buf, slot.token_at, slot.token_len)
-        return box.seats.seat_of(request.headers.get(TOKEN_HEADER))
-
-    def need_seat(request):
-        seat = seat_of(request)
-        if seat is None:
-            raise Refused(401, "this phone has no seat: join, or use a rejoin code")
-        return seat
-
-    @app.after_request
-    async def close_connection(request, response):
-        _finish(response)
-        return response
-
-    @app.after_error_request
-    async def close_after_error(request, response):
-        response.headers["Connection"] = "close"
-        return response
-
-    @app.errorhandler(Refused)
-    async def refused(request, exc):
-        return error(exc.status, exc.message)
-
-    @app.errorhandler(400)
-    async def bad_request(request):
-        return error(400, "the request could not be read")
-
-    @app.errorhandler(404)
-    async def not_found(request):
-        return error(404, "no such address on the box")
-
-    @app.errorhandler(405)
-    async def not_allowed(request):
-        return error(405, "that method is not allowed here")
-
-    @app.errorhandler(413)
-    async def too_large(request):
-        return error(413, "the request is too large")
-
-    # Any other failure while answering (one handler for all: each costs heap). A MemoryError is
-    # the box's, not the phone's: it is told to try again.
-    @app.errorhandler(Exception)
-    async def internal(request, exc):
-        if isinstance(exc, MemoryError):
-            return error(503, SHORT_OF_MEMORY)
-        return error(500, "the box hit a problem; nothing was changed")
-
-    # ------------------------------------------------------------ the page
-
-    @app.get("/")
-    async def page(request):
-        try:
-            page_file = open(PAGE_FILE, "rb")  # noqa: SIM115 - microdot closes it once sent
-            slot = app.current  # the connection being answered: its buffer is free once the head is read
-            stream = _PageFile(page_file, slot.buf) if slot is not None else None
-            return Response.send_file(PAGE_FILE, content_type="text/html; charset=utf-8", compressed=True,
-                                      stream=stream or page_file)
-        except OSError:
-            return Response("<!doctype html><title>Tidebox</title><p>The page is missing from this box.",
-                            500, {"Content-Type": "text/html; charset=utf-8"})
-
-    # ------------------------------------------------------------ the API
-
-    @app.get("/api/state")
-    async def state(request):
-        seat = seat_of(request)
-        known = request.args.get("v")
-        if known is not None and known == str(box.version):
-            return idle_body(box.version), 200, {"Content-Type": "application/json"}
-        chunks = box.view_chunks(seat)
-        # The length up front: an answer cut short (the heap ran out mid-way) is then seen as broken.
-        length = sum(len(chunk) for chunk in chunks)
-        headers = {"Content-Type": "application/json", "Content-Length": str(length)}
-        return Response(_each(chunks), headers=headers)
-
-    def join(request):
-        return box.join(read_json(request).get("name"))
-
-    def rejoin(request):
-        code = read_json(request).get("code")
-        if isinstance(code, str):
-            code = code.strip()
-        return box.rejoin(code)
-
-    def move(request):
-        """Any game's move: {"move": name, "args": {...}, "seq": moves seen (optional)}."""
-        seat = need_seat(request)
-        data = read_json(request)
-        name = data.get("move")
-        args = data.get("args", {})
-        seq = data.get("seq")
-        if not isinstance(name, str):
-            raise Refused(400, "say which move: {\"move\": name, \"args\": {...}}")
-        if not isinstance(args, dict):
-            raise Refused(400, "a move's args must be an object")
-        if seq is not None and type(seq) is not int:
-            raise Refused(400, "seq must be a whole number")
-        return {"ok": True, "v": box.move(seat, name, args, seq)}
-
-    actions = {"join": join, "rejoin": rejoin, "move": move}
-
-    # One route for every POST: each microdot route costs about 400 bytes of heap.
-    @app.post("/api/<action>")
-    async def act(request, action):
-        handler = actions.get(action)
-        if handler is None:
-            if action == "state":
-                return error(405, "that method is not allowed here: use GET")
-            return error(404, "no such address on the box")
-        return handler(request)
-
-    # ------------------------------------------------------------ the board's own pages (simulator)
-
-    board.add_routes(app, box)
-
-    # ------------------------------------------------------------ captive portal
-
-    # Every probe path (PROBE_PATHS) and any other address lands here: one route instead of one per
-    # probe, because each microdot route costs about 400 bytes of heap.
-    @app.route("/<path:path>", methods=["GET", "HEAD"])
-    async def anything_else(request, path):
-        if path[4:] in actions and path.startswith("api/"):
-            return error(405, "that method is not allowed here: use POST")
-        if path.startswith("api/") or path.startswith("sim/"):
-            return error(404, "no such address on the box")
-        if path.startswith("part/"):  # a game's part of the page: no route of its own (heap)
-            return part(path[5:], app.current)
-        return Response.redirect(page_url)
-
-    return app
+def io_queue():
+    """True when this asyncio has the IO queue `readable` parks a task in."""
+    return getattr(core, "_io_queue", None) is not None

@@ -1,0 +1,86 @@
+# Keeping the box going: the reader loop (buttons, the reader's time-driven changes, idle
+# collections, the watchdog) and the restart of a task that dies, with why on flash. main.py runs
+# them; the RP2040 bench (host_tools/rp2040/tidebox_bench.py) times the same loop.
+import gc
+import sys
+
+import asyncio
+from micropython import const
+
+from tidebox.buttons import Buttons
+
+_LOOP_MS = const(10)  # button sampling period; debouncing needs a few samples per bounce
+CRASH_LOG = "crash.log"
+_CRASH_LOG_CAP = const(4096)  # bytes kept on flash; older entries are dropped
+_RESTART_PAUSE_MS = const(500)
+
+
+def log_crash(storage, where, exc):
+    """Write an unhandled exception to a size-capped log on flash (never raises)."""
+    try:
+        import io
+
+        buf = io.StringIO()
+        sys.print_exception(exc, buf)
+        storage.append_log(CRASH_LOG, "--- %s\n%s" % (where, buf.getvalue()), _CRASH_LOG_CAP)
+    except Exception:  # noqa: BLE001 - the log must never take the box down with it
+        pass
+
+
+async def keep_running(name, make_task, storage, board, short_of_memory):
+    """Run a task; if it dies, log why and start it again after a short pause (counted in
+    board.restarts, which the simulator's /sim/status shows). A task that runs out of memory is not
+    started again on the same heap: short_of_memory() says so and restarts the box (restart.py)."""
+    while True:
+        try:
+            await make_task()
+            return
+        except asyncio.CancelledError:
+            raise
+        except MemoryError:
+            short_of_memory()
+        except Exception as exc:  # noqa: BLE001
+            log_crash(storage, name, exc)
+            gc.collect()
+            await asyncio.sleep_ms(_RESTART_PAUSE_MS)
+            board.restarts += 1
+
+
+async def reader_loop(board, reader, collector, passes=-1, sleep_ms=None):
+    """Every LOOP_MS: the buttons, the reader's time-driven changes, a collection when the box is
+    idle, the watchdog, and a look whether a phone's move left the box short of memory. 100 passes
+    a second on a core where one method call takes ~15 us, so a pass with nothing pressed does the
+    least it can and allocates nothing: the methods are bound once here; the debouncer runs only
+    while a button is (or was just) held; the reader's tick (the countdown's seconds, the panel's
+    flashing, a rival's move) every other pass, 20 ms apart, and on every pass with a button held;
+    the collector every 4th pass (40 ms), the watchdog every 8th.
+
+    For the bench: `passes` ends the loop after that many passes (-1: never), and `sleep_ms` is
+    awaited as sleep_ms(LOOP_MS) at the end of each pass instead of asyncio's."""
+    buttons = Buttons(("A", "B", "C"))
+    poll = buttons.poll
+    read = board.buttons.read
+    ticks_ms = board.ticks_ms
+    tick = reader.tick
+    collect = collector.tick  # collects while no phone is being served (tidebox/collect.py)
+    feed = board.watchdog.feed
+    box = reader.box
+    sleep_ms = sleep_ms or asyncio.sleep_ms
+    done = 0
+    while done != passes:
+        done += 1
+        now = ticks_ms()
+        levels = read()
+        if buttons.busy or True in levels:
+            for name, kind in poll(levels, now):
+                reader.press(name, kind)
+            tick(now)
+        elif done & 1:
+            tick(now)
+        if not done & 3:
+            collect()
+        if not done & 7:
+            feed()
+            if box.short_of_memory:
+                reader.short_of_memory()
+        await sleep_ms(_LOOP_MS)
