@@ -43,9 +43,12 @@ async def main(board):
     del hotspot
     forget("tidebox.hotspot")  # the SSID and passphrase are known now: its code is heap the games can use
     reader = Reader(box, board.display, board.buzzer)
+    # The join screen's codes, drawn at every boot, into a game too: the encoder's code and work,
+    # let go of at once, leave a room at the bottom of the heap that the box's objects fill compactly
+    # (skipped on a boot into a game, the same boot left its heap in pieces). A game lets go of the
+    # images (Reader.home).
+    reader.qr_drawer = make_qr_drawer(box, board)
     game_id = box.saved_game_id()
-    if game_id is None:  # the join screen's codes; a game (begun, or resumed) never shows them
-        reader.qr_drawer = make_qr_drawer(box, board)
     # A saved game's code first, then its data: loaded the other way round, the game's modules land
     # between the save's pieces and the heap starts the game fragmented.
     if game_id is not None:

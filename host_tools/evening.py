@@ -6,6 +6,7 @@ Used by tests/test_evening.py (every ordered pair of games and all of them in a 
 test heap), `make bench` (the same on the 32-bit build, when MICROPYTHON points at one) and
 `make bench-evening` (the long soak, bench_evening.py)."""
 
+import shutil
 import tempfile
 
 from boxrig import BoxProcess
@@ -97,6 +98,9 @@ def run_evening(tree, order, heap, pace_ms=0):
     (fresh_heap's figures for the table sizes the evening had), soft_resets (the box's restarts of
     itself: when, and how long until it listened again)."""
     folder = tempfile.mkdtemp(prefix="tidebox-evening-")
+    # The firmware as built now, copied: the box restarts itself after every game, and a build made
+    # meanwhile (another test, a developer) must not change what an evening runs.
+    tree = shutil.copytree(tree, folder + "/tree")
     box = BoxProcess(tree, folder + "/state", heap=heap, pace_ms=pace_ms)
     records, error = [], None
     try:

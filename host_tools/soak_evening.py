@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import build
-from boxrig import BOARD_PACE_MS, BoxProcess
+from boxrig import BOARD_PACE_MS, ApiError, BoxProcess
 from evening import heap_at_menu
 from game_drivers import DRIVERS
 from memory_proof import PROOF_HEAP_KB
@@ -78,6 +78,7 @@ class Soak:
         self.figures = {"games_played": 0, "failed_starts": 0, "cuts_during_games": 0,
                         "cuts_between_games": 0, "polls": 0, "polls_unanswered": 0, "acked_lost": 0}
         self.menu = []  # (live heap, largest free block) at each return to the game menu
+        self.crash_entries = 0  # crash.log entries of a flash wiped after a failure
 
     def power_cut(self):
         """Pull the plug and put it back in: the box boots on its flash."""
@@ -88,7 +89,7 @@ class Soak:
         """Back from a cut: the box offers what it saved, with every acknowledged move in it. True if
         it had something to offer (False: cut before anyone had joined)."""
         screen = self.box.settled_screen(self.box.status(timeout=15), timeout=10)
-        view = self.box.api("GET", "/api/state")
+        view = self.view()
         if screen == "choose" and not view["seats"]:
             self.table.forget()
             return False
@@ -101,11 +102,42 @@ class Soak:
         self.check_acked()
         return True
 
+    def view(self, token=None):
+        """A phone's view, asked again after a 503 (the box's "try again"), as a phone's page does."""
+        for _ in range(20):
+            try:
+                return self.box.state(token)
+            except ApiError as exc:
+                if exc.status != 503:
+                    raise
+                time.sleep(0.5)
+        return self.box.state(token)
+
     def check_acked(self):
         if self.table.tokens:
-            view = self.box.state(self.table.tokens[0])
+            view = self.view(self.table.tokens[0])
             if view["seq"] < self.box.acked:
                 self.figures["acked_lost"] += self.box.acked - view["seq"]
+
+    def crash_log_entries(self):
+        crash = Path(self.box.state_dir, "crash.log")
+        return crash.read_text().count("--- ") if crash.exists() else 0
+
+    def recover(self):
+        """After a cut or a failure: the box's offer checked, the game discarded; anything that goes
+        wrong on the way counts as a failure and the box starts again from an empty flash."""
+        try:
+            if self.after_cut():
+                self.discard()
+        except Exception as exc:  # noqa: BLE001
+            self.figures["failed_starts"] += 1
+            print("after a cut the box did not come back as it should: %r" % exc, flush=True)
+            self.box.kill()
+            self.crash_entries += self.crash_log_entries()
+            shutil.rmtree(self.box.state_dir, ignore_errors=True)
+            self.box.start()
+            self.table.forget()
+            self.box.acked = -1
 
     def discard(self):
         """On the resume offer: the saved game is discarded (asked first): a new table."""
@@ -128,13 +160,12 @@ class Soak:
                 plug.cancel()
             if not (plug and plug.pulled):
                 self.figures["failed_starts"] += 1
-                print("game %s failed: %s" % (game, exc), flush=True)
+                print("game %s failed: %r" % (game, exc), flush=True)
                 self.power_cut()  # whatever state it is in, the evening goes on from flash
             else:
                 self.figures["cuts_during_games"] += 1
                 self.box.start()
-            if self.after_cut():
-                self.discard()
+            self.recover()
             return
         self.figures["polls"] += stats["requests"]
         self.figures["polls_unanswered"] += len(stats["errors"])
@@ -148,8 +179,12 @@ class Soak:
         if self.rng.random() < CUT_BETWEEN:
             self.figures["cuts_between_games"] += 1
             self.power_cut()
-            if self.after_cut():
-                self.box.press("C")  # resume: the same table at the game menu
+            try:
+                if self.after_cut():
+                    self.box.press("C")  # resume: the same table at the game menu
+            except Exception as exc:  # noqa: BLE001
+                print("after a cut between games: %r" % exc, flush=True)
+                self.recover()
 
     def run(self):
         self.box.start()
@@ -165,8 +200,7 @@ class Soak:
                     self.play(game)
         finally:
             self.box.stop()
-        crash = Path(self.folder, "state", "crash.log")
-        self.figures["crash_log_entries"] = crash.read_text().count("--- ") if crash.exists() else 0
+        self.figures["crash_log_entries"] = self.crash_entries + self.crash_log_entries()
         return self.figures, self.menu
 
 

@@ -159,6 +159,7 @@ def test_command_line_prints_the_sizes(tmp_path):
         assert "%s: %d bytes gzipped" % (tmp_path / name, size) in out.stdout
 
 
+@pytest.mark.browser
 def test_every_registered_game_part_registers_on_the_shared_page(phone):
     """The page contract, for every game in GAMES: its part, asked for from the box as the page asks for
     it, registers exactly that game with a title, a render function and its How to play."""

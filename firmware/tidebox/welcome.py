@@ -11,18 +11,22 @@ RESTARTED = "Memory tidied up"  # the message line once the box restarted itself
 
 def take(storage):
     """The step written down before the box restarted itself (Reader.restart), or None (it did not:
-    a power cut, a first start); forgotten once read, so that a later power cut is a power cut."""
-    from tidebox import restart
+    a power cut, a first start); forgotten once read, so that a later power cut is a power cut.
+    tidebox/restart.py is imported only when there is a step: a box booting into a game after a
+    power cut has no heap to spare for it."""
     from tidebox.reader import NEXT_FILE
 
     try:
         step = storage.load(NEXT_FILE)
     except ValueError:
         step = None
-    if step is not None:
-        storage.remove(NEXT_FILE)
-        if step.get("do") not in restart.STEPS or type(step.get("tries")) is not int:
-            step = None
+    if step is None:
+        return None
+    storage.remove(NEXT_FILE)
+    from tidebox import restart
+
+    if step.get("do") not in restart.STEPS or type(step.get("tries")) is not int:
+        return None
     return step
 
 
