@@ -9,7 +9,7 @@ SIM_PICO_PORT ?= 8090
 export MICROPYTHON
 
 .PHONY: help setup sim test lint bench bundle deploy enclosure clean firmware firmware-romfs micropython32 \
-	bench-rp2040 sim-pico
+	bench-rp2040 sim-pico bench-pico
 
 help:
 	@echo "make sim        run the box in the simulator (PORT=$(PORT))"
@@ -25,6 +25,7 @@ help:
 	@echo "make micropython32 MICROPYTHON_SRC=...  a 32-bit unix port for heap figures"
 	@echo "make bench-rp2040 MICROPYTHON_SRC=...  costs on the real rp2 firmware in the rp2040js emulator"
 	@echo "make sim-pico MICROPYTHON_SRC=...  the whole box on an emulated Pico W (SIM_PICO_PORT=$(SIM_PICO_PORT))"
+	@echo "make bench-pico MICROPYTHON_SRC=... figures of the whole box on the emulated Pico W"
 
 $(VENV)/.installed: requirements.txt
 	bash host_tools/debian_deps.sh
@@ -81,6 +82,12 @@ bench-rp2040: setup
 sim-pico: setup
 	$(PY) host_tools/rp2040/sim_pico.py $(if $(MICROPYTHON_SRC),--src "$(MICROPYTHON_SRC)") \
 		--firmware-dir $(FIRMWARE_DIR) --port $(SIM_PICO_PORT) $(if $(SIM_PICO_FRESH),--fresh)
+
+# Figures of the whole box on the emulated chip (host_tools/rp2040/bench_pico.py); the firmware as for sim-pico.
+bench-pico: setup
+	$(if $(MICROPYTHON_SRC),$(PY) host_tools/rp2040/sim_pico.py --src "$(MICROPYTHON_SRC)" \
+		--firmware-dir $(FIRMWARE_DIR) --build-only)
+	$(PY) host_tools/rp2040/bench_pico.py --firmware-dir $(FIRMWARE_DIR)
 
 clean:
 	rm -rf build

@@ -9,13 +9,10 @@ one of them is missing it is skipped, saying which. It never needs a MicroPython
 """
 
 import base64
-import json
 import os
 import shutil
-import subprocess
 import sys
 import time
-import urllib.request
 import zlib
 
 import pytest
@@ -49,44 +46,21 @@ def text(bits):
                      for y in range(64))
 
 
-class Chip:
-    def __init__(self, flash, log):
-        self.log = open(log, "w+b")  # noqa: SIM115
-        cmd = sim_pico.command(flash, 0)
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self.log)
-        line = self.proc.stdout.readline().decode()
-        assert line.startswith("pico-sim: listening on "), line
-        self.port = int(line.split()[-1])
-
-    def status(self):
-        with urllib.request.urlopen("http://127.0.0.1:%d/status" % self.port, timeout=10) as r:
-            return json.load(r)
-
-    def press(self, button, ms):
-        req = urllib.request.Request("http://127.0.0.1:%d/press" % self.port, method="POST",
-                                     data=json.dumps({"button": button, "ms": ms}).encode())
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.load(r)
-
-    def wait_panel(self, want, timeout, since_frames=-1):
-        deadline = time.monotonic() + timeout
-        status = None
-        while time.monotonic() < deadline:
-            status = self.status()
-            panel = status["panel"]
-            if panel["frames"] > since_frames and base64.b64decode(panel["pixels"]) == want:
-                return status
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.5)
-        shown = base64.b64decode(status["panel"]["pixels"]) if status else b""
-        raise AssertionError("the emulated panel does not show the expected frame; it shows\n%s\n"
-                             "console:\n%s" % (text(shown), status and status["console"]))
-
-    def stop(self):
-        self.proc.kill()
-        self.proc.wait(10)
-        self.log.close()
+def wait_panel(chip, want, timeout, since_frames=-1):
+    """The chip's status once its panel shows `want` in a frame after `since_frames`."""
+    deadline = time.monotonic() + timeout
+    status = None
+    while time.monotonic() < deadline:
+        status = chip.status()
+        panel = status["panel"]
+        if panel["frames"] > since_frames and base64.b64decode(panel["pixels"]) == want:
+            return status
+        if not chip.alive():
+            break
+        time.sleep(0.5)
+    shown = base64.b64decode(status["panel"]["pixels"]) if status else b""
+    raise AssertionError("the emulated panel does not show the expected frame; it shows\n%s\n"
+                         "console:\n%s" % (text(shown), status and status["console"]))
 
 
 def needs():
@@ -120,16 +94,16 @@ def test_the_emulated_chip_boots_to_the_game_menu_and_a_press_draws_a_frame(sim_
     assert after != menu, "pressing A on the host's game menu drew nothing new"
 
     flash = sim_pico.prepare(tmp_path / "pico", FIRMWARE_DIR, fresh=True)
-    chip = Chip(flash, tmp_path / "pico-sim.log")
+    chip = sim_pico.Emulator(flash, tmp_path / "pico-sim.log")
     try:
-        booted = chip.wait_panel(menu, BOOT_TIMEOUT)
+        booted = wait_panel(chip, menu, BOOT_TIMEOUT)
         panel = booted["panel"]
         assert panel["on"] and panel["charge_pump"], panel  # the driver's init sequence reached the panel
         assert panel["addressing"] == "horizontal" and panel["last_frame"]["bytes"] == 1024, panel
         assert "tidebox: pico_w on port 80" in booted["console"], booted["console"]
         frames = panel["frames"]
         chip.press("A", 120)
-        pressed = chip.wait_panel(after, 60, since_frames=frames)
+        pressed = wait_panel(chip, after, 60, since_frames=frames)
         assert pressed["panel"]["data_bytes"] >= booted["panel"]["data_bytes"] + 1024
         for bad in ("Traceback", "Uncaught exception", "MemoryError"):
             assert bad not in pressed["console"], pressed["console"]

@@ -176,7 +176,7 @@ class SSD1306 {
 // --- the chip and what is wired to it --------------------------------------------------------------
 const oled = new SSD1306();
 const state = { boots: 0, resets: [], wallStart: Date.now(), emulatedBefore: 0, console: '', flash: { erases: 0, programs: 0, busy_ms: 0 },
-  buzzer: { on: false, hz: 0, duty: 0 }, tones: [], buttons: {} };
+  buzzer: { on: false, hz: 0, duty: 0 }, tones: [], buttons: {}, busyCycles: 0, lastPress: null };
 let sim = null, mcu = null, cdc = null, rebooting = false;
 const pressQueue = [];
 
@@ -188,8 +188,10 @@ function hookCore() {
   const execute = core.executeInstruction.bind(core);
   core.executeInstruction = () => {
     const pc = core.PC;
-    if (pc === ROM_ERASE || pc === ROM_PROGRAM) return flashOp(core, pc === ROM_ERASE);
-    return execute();
+    if (pc === ROM_ERASE || pc === ROM_PROGRAM) { const c = flashOp(core, pc === ROM_ERASE); state.busyCycles += c; return c; }
+    const c = execute();
+    state.busyCycles += c;
+    return c;
   };
 }
 
@@ -295,8 +297,10 @@ function press(name, ms) {
     return t;
   };
   state.buttons[name] = true;
+  state.lastPress = { button: name, at_ms: nowNs() / 1e6 };
   bounce(false, 0);
   const up = Math.max(ms, BOUNCE_MS + 1);
+  state.lastPress.release_ms = state.lastPress.at_ms + up;
   const end = bounce(true, up);
   later(end * 1e6, () => { state.buttons[name] = false; });
 }
@@ -359,6 +363,7 @@ function boot(reason) {
   mcu.logger = new ConsoleLogger(LogLevel.Error);
   mcu.flash.set(flash, 0);
   state.boots++;
+  state.busyCycles = 0;
   if (reason) {
     state.resets.push({ reason, after_ms: Math.round(state.emulatedBefore / 1e6) });
     state.console += `\n[pico-sim: ${reason}: the chip restarts]\n`;
@@ -399,6 +404,7 @@ function status() {
       charge_pump: oled.chargePump, frames: oled.frames, data_bytes: oled.dataBytes, commands: oled.commands,
       last_frame: oled.lastFrame, pixels: Buffer.from(oled.pixels()).toString('base64') },
     buzzer: state.buzzer, tones: state.tones, buttons: state.buttons, flash: state.flash,
+    last_press: state.lastPress, busy_ms: Math.round(state.busyCycles * NS_PER_CYCLE / 1e3) / 1e3,
     console: state.console.slice(-4000),
   };
 }

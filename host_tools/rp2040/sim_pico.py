@@ -27,6 +27,7 @@ import os
 import shutil
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -134,6 +135,41 @@ def command(flash, port, echo=False):
     return cmd + (["--echo"] if echo else [])
 
 
+class Emulator:
+    """A running pico_sim.mjs on a free port (what the smoke test and bench_pico.py drive)."""
+
+    def __init__(self, flash, log):
+        self.log = open(log, "w+b")  # noqa: SIM115
+        self.proc = subprocess.Popen(command(flash, 0), stdout=subprocess.PIPE, stderr=self.log)
+        line = self.proc.stdout.readline().decode()
+        if not line.startswith("pico-sim: listening on "):
+            self.stop()
+            raise SimError("the emulator did not start (%r); see %s" % (line, log))
+        self.port = int(line.split()[-1])
+
+    def _call(self, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request("http://127.0.0.1:%d%s" % (self.port, path), data=data,
+                                     method="GET" if body is None else "POST")
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.load(r)
+
+    def status(self):
+        return self._call("/status")
+
+    def press(self, button, ms):
+        return self._call("/press", {"button": button, "ms": ms})
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(10)
+        self.log.close()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", default=os.environ.get("MICROPYTHON_SRC") or None)
@@ -142,10 +178,13 @@ def main(argv=None):
     parser.add_argument("--settings", default=os.environ.get("TIDEBOX_SETTINGS") or None)
     parser.add_argument("--fresh", action="store_true", help="start from an empty /data (no saves)")
     parser.add_argument("--echo", action="store_true", help="print the USB console")
+    parser.add_argument("--build-only", action="store_true", help="build the firmware (--src), run nothing")
     args = parser.parse_args(argv)
     try:
         if args.src:
             build_parts(args.src, args.firmware_dir)
+        if args.build_only:
+            return 0
         flash = prepare(OUT, args.firmware_dir, args.settings, args.fresh)
     except (SimError, bundle.BundleError) as e:
         print("sim-pico: %s" % e, file=sys.stderr)
