@@ -30,6 +30,7 @@
 //   POST /press       {"button": "A", "ms": 120}   a press of that length (emulated ms), with bounce
 //   POST /console     {"text": "..."}              bytes to the USB REPL (\u0003 is Ctrl-C)
 //   POST /reset       power cycle (the flash is kept)
+//   POST /cut         {"op": 2, "fraction": 0.5}: power cut half-way through the 2nd flash operation
 //
 //   node pico_sim.mjs --flash FLASH [--port 8090] [--echo] [--seed N]
 import fs from 'fs';
@@ -195,7 +196,12 @@ function hookCore() {
   };
 }
 
+// POST /cut {"op": n, "fraction": f}: the n-th erase or program from now gets only the first
+// fraction f of its bytes done (an erase sets them to 0xFF, a program clears its bits), then the
+// power goes: the chip restarts from the flash as that left it.
+let cut = null;
 function flashOp(core, erase) {
+  if (cut && --cut.op === 0) return powerCut(core, erase);
   const r = core.registers;
   let addr = r[0] >>> 0, count = r[1] >>> 0;
   let ms = 0;
@@ -227,6 +233,23 @@ function flashOp(core, erase) {
   flashChanged();
   core.PC = core.LR & ~1; // return from the ROM function
   return Math.round(ms * 1e6 / NS_PER_CYCLE);
+}
+
+function powerCut(core, erase) {
+  const r = core.registers;
+  const addr = erase ? (r[0] >>> 0) & ~0xfff : r[0] >>> 0;
+  const count = erase ? Math.min(r[1] >>> 0, r[2] >>> 0 || 4096) : r[2] >>> 0;
+  const done = Math.floor(count * cut.fraction);
+  for (let i = 0; i < done && addr + i < FLASH_BYTES; i++) {
+    const v = erase ? 0xff : flash[addr + i] & mcu.readUint8((r[1] >>> 0) + i);
+    flash[addr + i] = v;
+  }
+  const what = `power cut ${Math.round(cut.fraction * 100)} % into ${erase ? 'an erase' : 'a program'} of ${count} bytes at 0x${addr.toString(16)}`;
+  cut = null;
+  saveFlash();
+  sim.stop();
+  setImmediate(() => boot(what));
+  return 1;
 }
 
 function wireI2C() {
@@ -436,6 +459,11 @@ const server = http.createServer(async (req, res) => {
     if (!b || typeof b.text !== 'string') return json(400, { error: 'text must be a string' });
     cdc.send(Buffer.from(b.text, 'latin1'));
     json(200, { sent: b.text.length });
+  } else if (req.method === 'POST' && url === '/cut') {
+    const b = await body(req);
+    if (!b || !(b.op >= 1) || !(b.fraction >= 0 && b.fraction <= 1)) return json(400, { error: 'op >= 1 and 0 <= fraction <= 1' });
+    cut = { op: Math.floor(b.op), fraction: b.fraction };
+    json(200, { armed: cut });
   } else if (req.method === 'POST' && url === '/reset') {
     boot('power cycle');
     json(200, { boots: state.boots });
