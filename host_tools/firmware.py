@@ -50,6 +50,12 @@ SUBMODULES = {
     "firmware": ("lib/micropython-lib", "lib/mbedtls", "lib/pico-sdk", "lib/tinyusb", "lib/cyw43-driver",
                  "lib/lwip", "lib/btstack"),
 }
+# The collector's mark stack in Tidebox's own (frozen) firmware, in entries (2 bytes each on rp2).
+# MicroPython's rp2 boards keep gc.c's default of 64 (1024 only with PSRAM); with the box's modules
+# loaded the depth-first mark of sys.modules and a module's class dict (microdot's) needs more, and
+# each overflow makes gc.c scan every marked block again (gc_deal_with_stack_overflow): a
+# collection took twice as long. 256 entries cost 384 bytes of heap (the stack is static RAM).
+GC_STACK_ENTRIES = 256
 UNIX32_ARGS = ("MICROPY_FORCE_32BIT=1", "MICROPY_PY_FFI=0", "MICROPY_PY_BTREE=0", "BUILD=build-standard-32")
 JOBS = str(os.cpu_count() or 2)
 
@@ -157,6 +163,8 @@ def build_rp2(src, board, out_dir, stock=False, rom=False):
         print("%s: freezing %d modules from %s" % (name, len(staged), stage))
         env["TIDEBOX_FREEZE_DIR"] = str(stage)
         args.append("-DMICROPY_FROZEN_MANIFEST=" + str(MANIFEST))
+        # The board's own compile definitions (RPI_PICO_W and RPI_PICO2_W set none).
+        args.append("-DMICROPY_DEF_BOARD=MICROPY_ALLOC_GC_STACK_SIZE=%d" % GC_STACK_ENTRIES)
     run(args, env=env)
     run(["cmake", "--build", cmake_dir, "-j", JOBS], env=env)
     if rom:

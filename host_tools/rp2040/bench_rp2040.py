@@ -17,6 +17,10 @@ watchdog; an in-RAM display, a fake radio, no flash writes; the filesystem comes
 so it shadows the frozen or ROMFS board) and tidebox_bench.py, which the harness runs through the
 raw REPL (run.mjs). The figures are lower bounds: no flash-cache misses (the emulator reads flash at
 RAM speed), no lwIP or Wi-Fi work, no I2C transfer. About 3 minutes a build.
+
+GC_PROBE=1 in the environment: run.mjs watches the collector (with the firmware's symbols): how
+deep its mark stack went, each time it overflowed (gc.c then scans every marked block again) with
+the object being scanned and what refers to it, and the heap's layout after the game is set up.
 """
 
 import argparse
@@ -49,7 +53,7 @@ ROWS = (
     ("full_view", "a full-view request"),
     ("full_view_threshold", "  the same with gc.threshold(mem_free // 16)"),
     ("change_8_views", "a change, then the eight phones' full views"),
-    ("gc_collect", "gc.collect(), 8-player game"),
+    ("gc_collect", "gc_collect_ms: gc.collect(), 8-player game"),
     ("view_rebuild", "rebuilding the shared part of the view"),
     ("seat_of", "seats.seat_of(token)"),
     ("button_loop", "one pass of the 10 ms button loop, nothing pressed"),
@@ -131,7 +135,7 @@ def run_one(kind, firmware_bin, work, timeout, entry="run"):
     env.update(LFS_IMG=str(img), LFS_OFFSET=str(FS_OFFSET))
     script = work / "go.py"
     script.write_text(GO % entry + ("import deploy_probe\n" if rom is not None and entry == "run" else ""))
-    if entry == "profile":  # run.mjs samples the PC: it needs the firmware's symbols
+    if entry == "profile" or os.environ.get("GC_PROBE"):  # run.mjs needs the firmware's symbols
         syms = work / ("syms-%s.txt" % kind)
         with open(syms, "w") as f:
             subprocess.run(["arm-none-eabi-nm", "-n", "-S", str(firmware_bin.with_suffix(".elf"))],
@@ -141,8 +145,8 @@ def run_one(kind, firmware_bin, work, timeout, entry="run"):
     proc = subprocess.run(["node", str(HERE / "run.mjs"), str(firmware_bin), str(script), str(timeout)],
                           cwd=HERE, env=env, capture_output=True, text=True)
     (work / ("%s-%s.log" % (kind, entry))).write_text(proc.stdout + "\n--- stderr\n" + proc.stderr)
-    if entry == "profile":
-        lines = [x for x in proc.stdout.splitlines() if x.startswith(("[prof]", "PART"))]
+    if entry == "profile" or env.get("GC_PROBE"):
+        lines = [x for x in proc.stdout.splitlines() if x.startswith(("[prof]", "PART", "[gc]"))]
         print("\n".join("# %s %s" % (kind, x) for x in lines))
     if proc.returncode != 0 or "DONE" not in proc.stdout:
         print(proc.stdout[-3000:] + proc.stderr[-3000:], file=sys.stderr)

@@ -213,7 +213,11 @@ def run():
     print("INFO idle answer %d bytes %r; phase %s" % (conn.written, conn.head, box.phase))
     gc.collect()
     heap("game")
-    report("gc_collect", time_gc())
+    mark("gcmap")  # run.mjs's GC_PROBE prints the heap's layout here
+    mark("prof_on gc_collect")  # with SYMS, run.mjs's PC sampler: where a collection's cycles go
+    xs = time_gc()
+    mark("prof_off gc_collect")
+    report("gc_collect", xs)
 
     async def changes(n):
         xs = []

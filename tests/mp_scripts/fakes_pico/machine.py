@@ -1,5 +1,7 @@
 # A fake rp2 `machine` for running boards/pico_*.py under the MicroPython unix port. It records
 # every call in fakelog and refuses what the real rp2 port refuses (a watchdog beyond 8388 ms).
+import micropython
+
 import fakelog
 
 
@@ -13,6 +15,7 @@ class Pin:
     IRQ_RISING = 8
     levels = {}  # GP -> what an input reads when something outside drives it (a pressed button: 0)
     handlers = {}  # GP -> the IRQ handler set with irq()
+    hard = {}  # GP -> whether that handler is a hard IRQ (run with the heap locked)
 
     def __init__(self, id, mode=-1, pull=-1, value=None):
         self.id = id
@@ -33,6 +36,7 @@ class Pin:
 
     def irq(self, handler=None, trigger=12, hard=False):
         Pin.handlers[self.id] = handler
+        Pin.hard[self.id] = hard
         fakelog.log("Pin.irq", self.id, trigger, hard)
 
     @classmethod
@@ -41,7 +45,15 @@ class Pin:
         if cls.levels.get(gp, 1) != level:
             cls.levels[gp] = level
             handler = cls.handlers.get(gp)
-            if handler:
+            if handler and cls.hard.get(gp):
+                # A hard IRQ runs with the heap locked: an allocation raises MemoryError (and
+                # MicroPython then disables the handler), as on the chip.
+                micropython.heap_lock()
+                try:
+                    handler(gp)
+                finally:
+                    micropython.heap_unlock()
+            elif handler:
                 handler(gp)
 
 

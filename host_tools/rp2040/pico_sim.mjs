@@ -1,0 +1,477 @@
+// The emulated Pico W for `make sim-pico` (host_tools/rp2040/sim_pico.py starts it): the real rp2
+// MicroPython firmware in rp2040js, with the parts of the box around the chip modelled:
+//
+// - flash: the 2 MB flash image FLASH (firmware, littlefs) is the chip's flash. The firmware erases
+//   and programs it through the boot ROM's flash_range_erase / flash_range_program (pico-sdk's
+//   hardware_flash looks them up in the ROM's function table): those two are hooked at their ROM
+//   addresses and do to the image what the flash chip would (an erase sets 4 KB sectors or 64 KB
+//   blocks to 0xFF, a program can only clear bits), taking the W25Q16JV's typical times (45 ms a
+//   sector, 150 ms a block, 0.4 ms a 256-byte page) of emulated time with the core stalled. The
+//   image is written back to the file, so a save survives a reset and a restart of the sim.
+//   (rp2040js models the SSI only as far as the boot stage needs; modelling the flash chip's SPI
+//   commands would mean emulating the SSI's FIFOs and the QSPI pads as well.)
+// - the OLED: an SSD1306 at 0x3C on I2C0, decoded from its command stream (control bytes, the
+//   addressing modes, column and page ranges, page-mode addresses, contrast, invert, entire-on,
+//   display on/off, segment remap, COM direction, start line, offset). Each byte takes its 9 SCL
+//   periods at the rate the firmware set (hcnt + lcnt), so a frame costs the core what it would.
+//   The zero-length writes of i2c.scan() are bit-banged on GP4/GP5 by MicroPython: a small
+//   open-drain I2C target on those pins acknowledges 0x3C.
+// - buttons A, B, C on GP10, GP11, GP12 (pulled up, pressed = low), with contact bounce: each press
+//   and release flips the pin a few times within BOUNCE_MS before it settles.
+// - the buzzer on GP15: PWM slice 7 channel B, its frequency and duty read from the registers.
+// - the watchdog: when it fires (not fed, or machine.reset()), the chip is reset: a new rp2040js
+//   instance boots from the same flash.
+// - USB: the REPL's output is kept (and printed with --echo); POST /console types into it.
+//
+// HTTP on 127.0.0.1:PORT (0: any free port, printed as "pico-sim: listening on PORT"):
+//   GET  /            the page (pico_sim.html)
+//   GET  /status      JSON: the panel (its pixels as 128x64 bits, row-major, base64), the buzzer,
+//                     the buttons, flash and reset counts, emulated time and the emulator's speed
+//   POST /press       {"button": "A", "ms": 120}   a press of that length (emulated ms), with bounce
+//   POST /console     {"text": "..."}              bytes to the USB REPL (\u0003 is Ctrl-C)
+//   POST /reset       power cycle (the flash is kept)
+//   POST /cut         {"op": 2, "fraction": 0.5}: power cut half-way through the 2nd flash operation
+//
+//   node pico_sim.mjs --flash FLASH [--port 8090] [--echo] [--seed N]
+import fs from 'fs';
+import http from 'http';
+import path from 'path';
+import { fileURLToPath } from 'url';
+import { Simulator, USBCDC, ConsoleLogger, LogLevel, I2CMode } from 'rp2040js';
+import { bootromB1 } from './bootrom.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const opts = { port: 8090, echo: false, seed: 1 };
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i];
+  if (a === '--flash') opts.flash = process.argv[++i];
+  else if (a === '--port') opts.port = Number(process.argv[++i]);
+  else if (a === '--seed') opts.seed = Number(process.argv[++i]);
+  else if (a === '--echo') opts.echo = true;
+  else throw new Error('unknown argument ' + a);
+}
+if (!opts.flash) throw new Error('usage: node pico_sim.mjs --flash FLASH [--port N] [--echo]');
+
+const FLASH_BYTES = 2 * 1024 * 1024;
+const CLK_HZ = 125e6;
+const NS_PER_CYCLE = 1e9 / CLK_HZ;
+const OLED_ADDR = 0x3c;
+const SDA = 4, SCL = 5;
+const BUTTONS = { A: 10, B: 11, C: 12 };
+const BUZZER_SLICE = 7; // GP15: PWM slice 7, channel B
+const BOUNCE_MS = 3;
+const ERASE_SECTOR_MS = 45, ERASE_BLOCK_MS = 150, PROGRAM_PAGE_MS = 0.4; // W25Q16JV, typical
+
+// --- flash image -----------------------------------------------------------------------------------
+let flash = new Uint8Array(FLASH_BYTES).fill(0xff);
+flash.set(fs.readFileSync(opts.flash).subarray(0, FLASH_BYTES));
+let flashDirty = null;
+function saveFlash() {
+  if (flashDirty) { clearTimeout(flashDirty); flashDirty = null; }
+  fs.writeFileSync(opts.flash, flash);
+}
+function flashChanged() {
+  if (!flashDirty) flashDirty = setTimeout(saveFlash, 300);
+}
+
+// The boot ROM's function table: (code, address) halfword pairs from the pointer at 0x14.
+function rom16(addr) { return (bootromB1[addr >> 2] >>> ((addr & 2) * 8)) & 0xffff; }
+function romFunc(name) {
+  const code = name.charCodeAt(0) | (name.charCodeAt(1) << 8);
+  for (let p = rom16(0x14); rom16(p); p += 4) if (rom16(p) === code) return rom16(p + 2) & ~1;
+  throw new Error('no ROM function ' + name);
+}
+const ROM_ERASE = romFunc('RE'), ROM_PROGRAM = romFunc('RP');
+
+// --- a tiny seeded random source (bounce patterns are the same from run to run) --------------------
+let seed = opts.seed >>> 0 || 1;
+function random() { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) / 4294967296; }
+
+// --- the SSD1306 ---------------------------------------------------------------------------------
+const ARGS = { 0x81: 1, 0x20: 1, 0x21: 2, 0x22: 2, 0xa8: 1, 0xd3: 1, 0xda: 1, 0xd5: 1, 0xd9: 1, 0xdb: 1,
+  0x8d: 1, 0x26: 6, 0x27: 6, 0x29: 5, 0x2a: 5, 0xa3: 2 };
+class SSD1306 {
+  constructor() { this.reset(); }
+  reset() {
+    this.ram = new Uint8Array(128 * 8);
+    this.on = false; this.contrast = 0x7f; this.inverted = false; this.allOn = false;
+    this.mode = 2; this.colStart = 0; this.colEnd = 127; this.pageStart = 0; this.pageEnd = 7;
+    this.col = 0; this.page = 0; this.segRemap = false; this.comRemap = false;
+    this.startLine = 0; this.offset = 0; this.mux = 63; this.chargePump = false;
+    this.cmd = null; this.args = [];
+    this.frames = 0; this.dataBytes = 0; this.commands = 0; this.txData = 0; this.lastFrame = null;
+    this.expectControl = true;
+  }
+  begin(now) { this.expectControl = true; this.txData = 0; this.txStart = now; }
+  byte(b) {
+    if (this.expectControl) { this.co = b & 0x80; this.dc = b & 0x40; this.expectControl = false; return; }
+    if (this.dc) this.data(b); else this.command(b);
+    if (this.co) this.expectControl = true;
+  }
+  end(now) {
+    if (this.txData) {
+      this.frames++;
+      this.lastFrame = { at_ms: now / 1e6, bytes: this.txData, transfer_us: (now - this.txStart) / 1e3 };
+    }
+  }
+  data(b) {
+    this.ram[this.page * 128 + this.col] = b;
+    this.dataBytes++; this.txData++;
+    if (this.mode === 0) {
+      if (++this.col > this.colEnd) { this.col = this.colStart; if (++this.page > this.pageEnd) this.page = this.pageStart; }
+    } else if (this.mode === 1) {
+      if (++this.page > this.pageEnd) { this.page = this.pageStart; if (++this.col > this.colEnd) this.col = this.colStart; }
+    } else if (++this.col > 127) this.col = 0;
+  }
+  command(b) {
+    if (this.cmd !== null) {
+      this.args.push(b);
+      if (this.args.length === ARGS[this.cmd]) { this.apply(this.cmd, this.args); this.cmd = null; }
+      return;
+    }
+    this.commands++;
+    if (ARGS[b]) { this.cmd = b; this.args = []; return; }
+    this.apply(b, []);
+  }
+  apply(c, a) {
+    if (c === 0xae || c === 0xaf) this.on = c === 0xaf;
+    else if (c === 0x81) this.contrast = a[0];
+    else if (c === 0xa4 || c === 0xa5) this.allOn = c === 0xa5;
+    else if (c === 0xa6 || c === 0xa7) this.inverted = c === 0xa7;
+    else if (c === 0x20) this.mode = a[0] & 3;
+    else if (c === 0x21) { this.colStart = a[0] & 127; this.colEnd = a[1] & 127; this.col = this.colStart; }
+    else if (c === 0x22) { this.pageStart = a[0] & 7; this.pageEnd = a[1] & 7; this.page = this.pageStart; }
+    else if (c >= 0xb0 && c <= 0xb7) this.page = c & 7;
+    else if (c <= 0x0f) this.col = (this.col & 0xf0) | c;
+    else if (c >= 0x10 && c <= 0x1f) this.col = (this.col & 0x0f) | ((c & 0x0f) << 4);
+    else if (c >= 0x40 && c <= 0x7f) this.startLine = c & 63;
+    else if (c === 0xa0 || c === 0xa1) this.segRemap = c === 0xa1;
+    else if (c === 0xc0 || c === 0xc8) this.comRemap = c === 0xc8;
+    else if (c === 0xd3) this.offset = a[0] & 63;
+    else if (c === 0xa8) this.mux = a[0] & 63;
+    else if (c === 0x8d) this.chargePump = !!(a[0] & 4);
+  }
+  // What the glass shows, 128 x 64, row-major bits (16 bytes a row, MSB first). Upright is the
+  // orientation MicroPython's driver sets by default (segment remap A1 and COM scan C8): then the
+  // picture is the frame buffer as drawn; A0 with C0 (the driver's rotate(0), Tidebox's "flip")
+  // turns it by 180 degrees, as on a real module.
+  pixels() {
+    const out = new Uint8Array(128 * 64 / 8);
+    if (!this.on) return out;
+    for (let y = 0; y < 64; y++) {
+      const com = this.comRemap ? y : 63 - y;
+      if (com > this.mux) continue;
+      const row = (com + this.startLine + this.offset) & 63;
+      for (let x = 0; x < 128; x++) {
+        const col = this.segRemap ? x : 127 - x;
+        let lit = (this.ram[(row >> 3) * 128 + col] >> (row & 7)) & 1;
+        if (this.allOn) lit = 1;
+        else if (this.inverted) lit ^= 1;
+        if (lit) out[y * 16 + (x >> 3)] |= 0x80 >> (x & 7);
+      }
+    }
+    return out;
+  }
+}
+
+// --- the chip and what is wired to it --------------------------------------------------------------
+const oled = new SSD1306();
+const state = { boots: 0, resets: [], wallStart: Date.now(), emulatedBefore: 0, console: '', flash: { erases: 0, programs: 0, busy_ms: 0 },
+  buzzer: { on: false, hz: 0, duty: 0 }, tones: [], buttons: {}, busyCycles: 0, lastPress: null };
+let sim = null, mcu = null, cdc = null, rebooting = false;
+const pressQueue = [];
+
+function nowNs() { return sim ? sim.clock.nanos : 0; }
+function later(ns, fn) { sim.clock.createAlarm(fn).schedule(ns); }
+
+function hookCore() {
+  const core = mcu.core;
+  const execute = core.executeInstruction.bind(core);
+  core.executeInstruction = () => {
+    const pc = core.PC;
+    if (pc === ROM_ERASE || pc === ROM_PROGRAM) { const c = flashOp(core, pc === ROM_ERASE); state.busyCycles += c; return c; }
+    const c = execute();
+    state.busyCycles += c;
+    return c;
+  };
+}
+
+// POST /cut {"op": n, "fraction": f}: the n-th erase or program from now gets only the first
+// fraction f of its bytes done (an erase sets them to 0xFF, a program clears its bits), then the
+// power goes: the chip restarts from the flash as that left it.
+let cut = null;
+function flashOp(core, erase) {
+  if (cut && --cut.op === 0) return powerCut(core, erase);
+  const r = core.registers;
+  let addr = r[0] >>> 0, count = r[1] >>> 0;
+  let ms = 0;
+  if (erase) {
+    // flash_range_erase(addr, count, block_size, block_cmd): 64 KB blocks where aligned, else sectors
+    const block = r[2] >>> 0;
+    addr &= ~0xfff;
+    const end = Math.min(FLASH_BYTES, (r[0] >>> 0) + count);
+    while (addr < end) {
+      const size = block && addr % block === 0 && addr + block <= end ? block : 4096;
+      flash.fill(0xff, addr, addr + size);
+      mcu.flash.fill(0xff, addr, addr + size);
+      ms += size === 4096 ? ERASE_SECTOR_MS : ERASE_BLOCK_MS;
+      addr += size;
+      state.flash.erases++;
+    }
+  } else {
+    // flash_range_program(addr, data, count): NOR flash only clears bits
+    const data = r[1] >>> 0;
+    count = r[2] >>> 0;
+    for (let i = 0; i < count && addr + i < FLASH_BYTES; i++) {
+      const v = flash[addr + i] & mcu.readUint8(data + i);
+      flash[addr + i] = v; mcu.flash[addr + i] = v;
+    }
+    ms = Math.ceil(count / 256) * PROGRAM_PAGE_MS;
+    state.flash.programs++;
+  }
+  state.flash.busy_ms += ms;
+  flashChanged();
+  core.PC = core.LR & ~1; // return from the ROM function
+  return Math.round(ms * 1e6 / NS_PER_CYCLE);
+}
+
+function powerCut(core, erase) {
+  const r = core.registers;
+  const addr = erase ? (r[0] >>> 0) & ~0xfff : r[0] >>> 0;
+  const count = erase ? Math.min(r[1] >>> 0, r[2] >>> 0 || 4096) : r[2] >>> 0;
+  const done = Math.floor(count * cut.fraction);
+  for (let i = 0; i < done && addr + i < FLASH_BYTES; i++) {
+    const v = erase ? 0xff : flash[addr + i] & mcu.readUint8((r[1] >>> 0) + i);
+    flash[addr + i] = v;
+  }
+  const what = `power cut ${Math.round(cut.fraction * 100)} % into ${erase ? 'an erase' : 'a program'} of ${count} bytes at 0x${addr.toString(16)}`;
+  cut = null;
+  saveFlash();
+  sim.stop();
+  setImmediate(() => boot(what));
+  return 1;
+}
+
+function wireI2C() {
+  const i2c = mcu.i2c[0];
+  const bitNs = () => (i2c.speed === 1 ? i2c.ssClockHighPeriod + i2c.ssClockLowPeriod
+    : i2c.fsClockHighPeriod + i2c.fsClockLowPeriod) * NS_PER_CYCLE;
+  let ours = false;
+  i2c.onStart = () => later(bitNs(), () => i2c.completeStart());
+  i2c.onConnect = (address, mode) => {
+    ours = address === OLED_ADDR;
+    if (ours && mode === I2CMode.Write) oled.begin(nowNs());
+    later(9 * bitNs(), () => i2c.completeConnect(ours));
+  };
+  i2c.onWriteByte = (value) => {
+    if (ours) oled.byte(value);
+    later(9 * bitNs(), () => i2c.completeWrite(ours));
+  };
+  // A read from the SSD1306 gives its status byte: bit 6 set while the display is off.
+  i2c.onReadByte = () => later(9 * bitNs(), () => i2c.completeRead(oled.on ? 0x00 : 0x40));
+  i2c.onStop = () => {
+    if (ours) oled.end(nowNs());
+    ours = false;
+    later(bitNs(), () => i2c.completeStop());
+  };
+}
+
+// i2c.scan()'s zero-length writes are bit-banged by MicroPython (machine_i2c.c): an open-drain
+// target on the pins that acknowledges its address. The lines idle high (the module's pull-ups).
+function wireSoftI2C() {
+  const sda = mcu.gpio[SDA], scl = mcu.gpio[SCL];
+  const driven = (pin) => pin.outputEnable && !pin.outputValue; // pulled low by the chip
+  let sdaAck = false, bits = 0, byte = 0, active = false, lastScl = true, lastSda = true, ackNext = false;
+  const update = () => {
+    const sclLevel = !driven(scl);
+    const sdaLevel = !driven(sda) && !sdaAck;
+    if (sclLevel && lastScl && lastSda && !sdaLevel) { active = true; bits = 0; byte = 0; } // start
+    else if (sclLevel && lastScl && !lastSda && sdaLevel) { active = false; } // stop
+    else if (active && sclLevel && !lastScl) { // rising SCL: sample
+      if (bits < 8) { byte = (byte << 1) | (sdaLevel ? 1 : 0); bits++; if (bits === 8) ackNext = (byte >> 1) === OLED_ADDR; }
+    } else if (active && !sclLevel && lastScl) { // falling SCL: the target drives SDA for the ACK
+      if (bits === 8 && ackNext) { sdaAck = true; ackNext = false; bits = 9; }
+      else if (bits === 9) { sdaAck = false; active = false; }
+    }
+    lastScl = sclLevel; lastSda = !driven(sda) && !sdaAck;
+    sda.setInputValue(lastSda); scl.setInputValue(sclLevel);
+  };
+  sda.addListener(update); scl.addListener(update);
+  sda.setInputValue(true); scl.setInputValue(true);
+}
+
+function wireButtons() {
+  for (const [name, n] of Object.entries(BUTTONS)) { mcu.gpio[n].setInputValue(true); state.buttons[name] = false; }
+}
+
+// A press: the contact bounces for up to BOUNCE_MS on the way down and on the way up.
+function press(name, ms) {
+  const n = BUTTONS[name];
+  const pin = () => mcu.gpio[n];
+  const bounce = (settle, start) => {
+    let t = start;
+    const flips = 2 + Math.floor(random() * 4);
+    for (let i = 0; i < flips; i++) {
+      const level = i % 2 === 0 ? settle : !settle;
+      later(t * 1e6, () => pin().setInputValue(level));
+      t += 0.05 + random() * (BOUNCE_MS / flips);
+    }
+    later(t * 1e6, () => pin().setInputValue(settle));
+    return t;
+  };
+  state.buttons[name] = true;
+  state.lastPress = { button: name, at_ms: nowNs() / 1e6 };
+  bounce(false, 0);
+  const up = Math.max(ms, BOUNCE_MS + 1);
+  state.lastPress.release_ms = state.lastPress.at_ms + up;
+  const end = bounce(true, up);
+  later(end * 1e6, () => { state.buttons[name] = false; });
+}
+
+function wirePWM() {
+  const pwm = mcu.pwm;
+  const write = pwm.writeUint32.bind(pwm);
+  pwm.writeUint32 = (offset, value) => { write(offset, value); buzzerChanged(); };
+}
+function buzzerChanged() {
+  const base = 0x40050000 + BUZZER_SLICE * 0x14;
+  const csr = mcu.readUint32(base), div = mcu.readUint32(base + 4), cc = mcu.readUint32(base + 12), top = mcu.readUint32(base + 16);
+  const divider = ((div >> 4) & 0xff || 256) + (div & 0xf) / 16;
+  const hz = CLK_HZ / (divider * (top + 1) * (csr & 2 ? 2 : 1));
+  const duty = ((cc >>> 16) & 0xffff) / (top + 1);
+  const on = !!(csr & 1) && duty > 0;
+  const b = { on, hz: on ? Math.round(hz * 10) / 10 : 0, duty: on ? Math.round(duty * 1000) / 1000 : 0 };
+  if (b.on !== state.buzzer.on || b.hz !== state.buzzer.hz || b.duty !== state.buzzer.duty) {
+    state.buzzer = b;
+    state.tones.push({ at_ms: Math.round(nowNs() / 1e5) / 10, ...b });
+    if (state.tones.length > 40) state.tones.shift();
+  }
+}
+
+function wireUSB() {
+  cdc = new USBCDC(mcu.usbCtrl);
+  // As run.mjs: answer the device's reads only when there are bytes (rp2040js would otherwise
+  // complete every armed OUT buffer at once, an interrupt storm a real host never causes).
+  let pendingRead = null;
+  const queue = [];
+  const pump = () => { while (queue.length && !cdc.txFIFO.full) cdc.txFIFO.push(queue.shift()); };
+  const complete = (size) => {
+    const buffer = new Uint8Array(Math.min(size, cdc.txFIFO.itemCount));
+    for (let i = 0; i < buffer.length; i++) buffer[i] = cdc.txFIFO.pull();
+    mcu.usbCtrl.endpointReadDone(cdc.outEndpoint, buffer);
+  };
+  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+    if (endpoint !== cdc.outEndpoint) return;
+    pump();
+    if (cdc.txFIFO.itemCount === 0) { pendingRead = size; return; }
+    complete(size);
+  };
+  cdc.send = (bytes) => {
+    for (const b of bytes) queue.push(b);
+    pump();
+    if (pendingRead != null && cdc.txFIFO.itemCount > 0) { const s = pendingRead; pendingRead = null; complete(s); }
+  };
+  cdc.onSerialData = (value) => {
+    const s = Buffer.from(value).toString('latin1');
+    state.console = (state.console + s).slice(-16384);
+    if (opts.echo) process.stdout.write(s.replace(/^/gm, ''));
+  };
+}
+
+function boot(reason) {
+  if (sim) { state.emulatedBefore += sim.clock.nanos; sim.stop(); }
+  sim = new Simulator();
+  mcu = sim.rp2040;
+  mcu.loadBootrom(bootromB1);
+  mcu.logger = new ConsoleLogger(LogLevel.Error);
+  mcu.flash.set(flash, 0);
+  state.boots++;
+  state.busyCycles = 0;
+  if (reason) {
+    state.resets.push({ reason, after_ms: Math.round(state.emulatedBefore / 1e6) });
+    state.console += `\n[pico-sim: ${reason}: the chip restarts]\n`;
+    console.log(`pico-sim: ${reason}: the chip restarts (boot ${state.boots})`);
+  }
+  oled.reset();
+  hookCore();
+  wireI2C();
+  wireSoftI2C();
+  wireButtons();
+  wirePWM();
+  wireUSB();
+  // rp2040js keeps the watchdog only in its peripheral map (0x40058000)
+  const watchdog = mcu.peripherals[0x40058];
+  watchdog.onWatchdogTrigger = () => {
+    // rp2040js re-arms the expired alarm at once (a loop in one clock tick): stop it first
+    watchdog.alarm.enable = false;
+    watchdog.timer.enable = false;
+    if (rebooting) return;
+    rebooting = true;
+    sim.stop();
+    setImmediate(() => { rebooting = false; boot('watchdog reset'); });
+  };
+  mcu.core.PC = 0x10000000;
+  sim.execute();
+}
+
+// --- HTTP ------------------------------------------------------------------------------------------
+function status() {
+  const emulatedMs = (state.emulatedBefore + nowNs()) / 1e6;
+  const wallMs = Date.now() - state.wallStart;
+  return {
+    boots: state.boots, resets: state.resets, emulated_ms: Math.round(emulatedMs), wall_ms: wallMs,
+    uptime_ms: Math.round(nowNs() / 1e6), speed: Math.round(1000 * emulatedMs / Math.max(1, wallMs)) / 1000,
+    panel: { on: oled.on, contrast: oled.contrast, inverted: oled.inverted, all_on: oled.allOn,
+      addressing: ['horizontal', 'vertical', 'page', 'page'][oled.mode], columns: [oled.colStart, oled.colEnd],
+      pages: [oled.pageStart, oled.pageEnd], seg_remap: oled.segRemap, com_remap: oled.comRemap,
+      charge_pump: oled.chargePump, frames: oled.frames, data_bytes: oled.dataBytes, commands: oled.commands,
+      last_frame: oled.lastFrame, pixels: Buffer.from(oled.pixels()).toString('base64') },
+    buzzer: state.buzzer, tones: state.tones, buttons: state.buttons, flash: state.flash,
+    last_press: state.lastPress, busy_ms: Math.round(state.busyCycles * NS_PER_CYCLE / 1e3) / 1e3,
+    console: state.console.slice(-4000),
+  };
+}
+
+function body(req) {
+  return new Promise((resolve) => {
+    let data = '';
+    req.on('data', (c) => { data += c; });
+    req.on('end', () => { try { resolve(data ? JSON.parse(data) : {}); } catch { resolve(null); } });
+  });
+}
+
+const server = http.createServer(async (req, res) => {
+  const json = (code, obj) => { res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }); res.end(JSON.stringify(obj)); };
+  const url = req.url.split('?')[0];
+  if (req.method === 'GET' && (url === '/' || url === '/sim')) {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(fs.readFileSync(path.join(HERE, 'pico_sim.html')));
+  } else if (req.method === 'GET' && url === '/status') json(200, status());
+  else if (req.method === 'POST' && url === '/press') {
+    const b = await body(req);
+    if (!b || !(b.button in BUTTONS)) return json(400, { error: 'button must be A, B or C' });
+    const ms = Number(b.ms || 120);
+    if (!(ms > 0 && ms < 60000)) return json(400, { error: 'ms must be between 0 and 60000' });
+    press(b.button, ms);
+    json(200, { pressed: b.button, ms });
+  } else if (req.method === 'POST' && url === '/console') {
+    const b = await body(req);
+    if (!b || typeof b.text !== 'string') return json(400, { error: 'text must be a string' });
+    cdc.send(Buffer.from(b.text, 'latin1'));
+    json(200, { sent: b.text.length });
+  } else if (req.method === 'POST' && url === '/cut') {
+    const b = await body(req);
+    if (!b || !(b.op >= 1) || !(b.fraction >= 0 && b.fraction <= 1)) return json(400, { error: 'op >= 1 and 0 <= fraction <= 1' });
+    cut = { op: Math.floor(b.op), fraction: b.fraction };
+    json(200, { armed: cut });
+  } else if (req.method === 'POST' && url === '/reset') {
+    boot('power cycle');
+    json(200, { boots: state.boots });
+  } else json(404, { error: 'no such address' });
+});
+server.listen(opts.port, '127.0.0.1', () => {
+  console.log(`pico-sim: listening on ${server.address().port}`);
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { saveFlash(); process.exit(0); });
+process.on('exit', () => { if (flashDirty) saveFlash(); });
+boot(null);

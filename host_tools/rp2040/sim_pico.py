@@ -1,0 +1,201 @@
+"""`make sim-pico`: the whole box on an emulated Pico W (rp2040js), the real firmware and board code.
+
+    python host_tools/rp2040/sim_pico.py [--src MICROPYTHON_SRC] [--firmware-dir build/firmware]
+                                         [--port 8090] [--fresh] [--settings FILE] [--echo]
+
+The chip runs MicroPython's own RPI_PICO_W firmware (firmware.py --stock: what a maker flashes),
+with the flash laid out as `make deploy` leaves it: the bundle (bundle.py: main.py, the .mpy files,
+settings.json, the page) and the SSD1306 driver that deploy installs with mip (lib/ssd1306.mpy,
+compiled here from the source tree's micropython-lib), on the littlefs at 0x12C000. One difference:
+the radio (sim_board.py, installed as board.mpy, with the bundle's board.mpy beside it as
+pico_w.mpy): rp2040js has no Wi-Fi chip, so no phone can join yet. pico_sim.mjs models the rest
+(the SSD1306 on I2C0, the buttons with bounce, the buzzer's PWM, the watchdog, flash erase and
+program) and serves the box's panel and buttons on http://127.0.0.1:PORT/.
+
+The flash image is build/sim-pico/flash.bin: saves stay in it across resets and across runs, until
+the firmware or the bundle changes (then it starts afresh, as a board does after a new deploy and
+a wiped filesystem) or --fresh is given.
+
+With --src (MICROPYTHON_SRC), the stock firmware is (re)built first and the driver's source copied
+next to it (OUT/stock-RPI_PICO_W/mip/ssd1306.py); without, both must be there from a run with it.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import build  # noqa: E402
+import bundle  # noqa: E402
+
+OUT = build.ROOT / "build" / "sim-pico"
+BOARD = "RPI_PICO_W"
+FS_OFFSET = 0x12C000  # the RPI_PICO_W build's littlefs: 2 MB flash less its 848 KB
+FLASH_BYTES = 2 * 1024 * 1024
+# Where micropython-lib keeps the driver `mpremote mip install ssd1306` installs.
+SSD1306_IN_SRC = Path("lib/micropython-lib/micropython/drivers/display/ssd1306/ssd1306.py")
+
+
+class SimError(Exception):
+    pass
+
+
+def stock_dir(firmware_dir):
+    return Path(firmware_dir).resolve() / ("stock-" + BOARD)
+
+
+def parts(firmware_dir):
+    """The stock firmware and the driver's source, or a SimError saying what is missing."""
+    d = stock_dir(firmware_dir)
+    fw, driver = d / "firmware.bin", d / "mip" / "ssd1306.py"
+    missing = [str(p) for p in (fw, driver) if not p.exists()]
+    if missing:
+        raise SimError("no %s: build it with `make sim-pico MICROPYTHON_SRC=<a MicroPython tree>` "
+                       "(boards/README.md)" % " and no ".join(missing))
+    return fw, driver
+
+
+def build_parts(src, firmware_dir):
+    """The stock firmware (firmware.py --stock) and a copy of the tree's ssd1306 driver."""
+    src = Path(src).resolve()
+    driver = src / SSD1306_IN_SRC
+    if not driver.exists():
+        raise SimError("%s has no %s (is lib/micropython-lib there?)" % (src, SSD1306_IN_SRC))
+    subprocess.run([sys.executable, str(HERE.parent / "firmware.py"), "firmware", "--src", str(src),
+                    "--out", str(Path(firmware_dir).resolve()), "--board", "pico_w", "--stock",
+                    "--no-frozen"], check=True)
+    dest = stock_dir(firmware_dir) / "mip" / "ssd1306.py"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(driver, dest)
+
+
+def stage(work, driver, settings_file=None):
+    """The littlefs tree: the bundle as deploy writes it, the mip-installed driver, and the radio's
+    difference (sim_board.py as board.mpy, the bundle's board.mpy as pico_w.mpy)."""
+    made = work / "bundle"
+    bundle.build_bundle(made, "pico_w", settings_file)
+    tree = work / "tree"
+    if tree.exists():
+        shutil.rmtree(tree)
+    shutil.copytree(made, tree)
+    (tree / "board.mpy").rename(tree / "pico_w.mpy")
+    build.compile_file(HERE / "sim_board.py", tree / "board.mpy", "board.py")
+    (tree / "lib").mkdir(exist_ok=True)
+    build.compile_file(driver, tree / "lib" / "ssd1306.mpy", "ssd1306.py")
+    return tree
+
+
+def littlefs(tree, out_img):
+    subprocess.run([build.micropython(), "-X", "heapsize=4M", str(HERE / "make_lfs.py"), str(tree),
+                    str(out_img)], check=True)
+
+
+def prepare(work, firmware_dir, settings_file=None, fresh=False):
+    """build the flash image work/flash.bin (kept when firmware and bundle are unchanged); returns it."""
+    fw, driver = parts(firmware_dir)
+    work.mkdir(parents=True, exist_ok=True)
+    tree = stage(work, driver, settings_file)
+    img = work / "littlefs.img"
+    littlefs(tree, img)
+    firmware = fw.read_bytes()
+    if len(firmware) > FS_OFFSET:
+        raise SimError("%s (%d bytes) runs into the filesystem at 0x%x" % (fw, len(firmware), FS_OFFSET))
+    lfs = img.read_bytes()
+    digest = hashlib.sha256(firmware + lfs).hexdigest()
+    flash, stamp = work / "flash.bin", work / "flash.json"
+    old = json.loads(stamp.read_text()) if stamp.exists() else {}
+    if not fresh and flash.exists() and old.get("sha256") == digest:
+        print("sim-pico: the flash from the last run (saves kept): %s" % flash)
+        return flash
+    image = bytearray(b"\xff" * FLASH_BYTES)
+    image[:len(firmware)] = firmware
+    image[FS_OFFSET:FS_OFFSET + len(lfs)] = lfs
+    flash.write_bytes(bytes(image))
+    stamp.write_text(json.dumps({"sha256": digest, "firmware": str(fw)}) + "\n")
+    print("sim-pico: a fresh flash image: %s (firmware %d KB, littlefs with %d files)"
+          % (flash, len(firmware) // 1024, sum(1 for p in tree.rglob("*") if p.is_file())))
+    return flash
+
+
+def node_modules():
+    if not (HERE / "node_modules" / "rp2040js").is_dir():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=HERE, check=True)
+
+
+def command(flash, port, echo=False):
+    cmd = ["node", str(HERE / "pico_sim.mjs"), "--flash", str(flash), "--port", str(port)]
+    return cmd + (["--echo"] if echo else [])
+
+
+class Emulator:
+    """A running pico_sim.mjs on a free port (what the smoke test and bench_pico.py drive)."""
+
+    def __init__(self, flash, log):
+        self.log = open(log, "w+b")  # noqa: SIM115
+        self.proc = subprocess.Popen(command(flash, 0), stdout=subprocess.PIPE, stderr=self.log)
+        line = self.proc.stdout.readline().decode()
+        if not line.startswith("pico-sim: listening on "):
+            self.stop()
+            raise SimError("the emulator did not start (%r); see %s" % (line, log))
+        self.port = int(line.split()[-1])
+
+    def _call(self, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request("http://127.0.0.1:%d%s" % (self.port, path), data=data,
+                                     method="GET" if body is None else "POST")
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.load(r)
+
+    def status(self):
+        return self._call("/status")
+
+    def press(self, button, ms):
+        return self._call("/press", {"button": button, "ms": ms})
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(10)
+        self.log.close()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--src", default=os.environ.get("MICROPYTHON_SRC") or None)
+    parser.add_argument("--firmware-dir", default=str(build.ROOT / "build" / "firmware"))
+    parser.add_argument("--port", type=int, default=8090)
+    parser.add_argument("--settings", default=os.environ.get("TIDEBOX_SETTINGS") or None)
+    parser.add_argument("--fresh", action="store_true", help="start from an empty /data (no saves)")
+    parser.add_argument("--echo", action="store_true", help="print the USB console")
+    parser.add_argument("--build-only", action="store_true", help="build the firmware (--src), run nothing")
+    args = parser.parse_args(argv)
+    try:
+        if args.src:
+            build_parts(args.src, args.firmware_dir)
+        if args.build_only:
+            return 0
+        flash = prepare(OUT, args.firmware_dir, args.settings, args.fresh)
+    except (SimError, bundle.BundleError) as e:
+        print("sim-pico: %s" % e, file=sys.stderr)
+        return 1
+    node_modules()
+    print("sim-pico: the box on an emulated Pico W at http://127.0.0.1:%d/ (Ctrl-C stops it)" % args.port)
+    try:
+        return subprocess.run(command(flash, args.port, args.echo)).returncode
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

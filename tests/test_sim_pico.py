@@ -1,0 +1,111 @@
+"""The emulated Pico W (`make sim-pico`): the real rp2 firmware, the bundle as deploy writes it, the
+real boards/pico_w.py and pico_common.py, in rp2040js (host_tools/rp2040/pico_sim.mjs).
+
+The smoke test: the chip boots to the game menu (the panel, decoded from the I2C command stream,
+shows what the host box shows on its game menu), and one press of A on the button's GPIO, with
+contact bounce, draws the next frame over I2C. It needs the stock firmware built by
+`make sim-pico MICROPYTHON_SRC=...` (build/firmware/stock-RPI_PICO_W/), Node and rp2040js; where
+one of them is missing it is skipped, saying which. It never needs a MicroPython source tree.
+"""
+
+import base64
+import os
+import shutil
+import sys
+import time
+import zlib
+
+import pytest
+
+import build
+from boxrig import BoxProcess
+
+sys.path.insert(0, str(build.ROOT / "host_tools" / "rp2040"))
+import sim_pico  # noqa: E402
+
+FIRMWARE_DIR = os.environ.get("FIRMWARE_DIR") or str(build.ROOT / "build" / "firmware")
+BOOT_TIMEOUT = 240  # wall seconds: the emulator runs at about real time when idle, slower when busy
+
+
+def png_bits(png):
+    """The host box's frame (boards/host_sim.py's 1-bit PNG) as 128x64 bits, 16 bytes a row."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat = 8, b""
+    while pos < len(png):
+        n = int.from_bytes(png[pos:pos + 4], "big")
+        if png[pos + 4:pos + 8] == b"IDAT":
+            idat += png[pos + 8:pos + 8 + n]
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    rows = [raw[y * 17 + 1:y * 17 + 17] for y in range(64)]  # each row: filter byte (0), 16 bytes
+    return b"".join(rows)
+
+
+def text(bits):
+    return "\n".join("".join("#" if bits[y * 16 + x // 8] >> (7 - x % 8) & 1 else "." for x in range(128))
+                     for y in range(64))
+
+
+def wait_panel(chip, want, timeout, since_frames=-1):
+    """The chip's status once its panel shows `want` in a frame after `since_frames`."""
+    deadline = time.monotonic() + timeout
+    status = None
+    while time.monotonic() < deadline:
+        status = chip.status()
+        panel = status["panel"]
+        if panel["frames"] > since_frames and base64.b64decode(panel["pixels"]) == want:
+            return status
+        if not chip.alive():
+            break
+        time.sleep(0.5)
+    shown = base64.b64decode(status["panel"]["pixels"]) if status else b""
+    raise AssertionError("the emulated panel does not show the expected frame; it shows\n%s\n"
+                         "console:\n%s" % (text(shown), status and status["console"]))
+
+
+def needs():
+    """Why the smoke test cannot run here, or None."""
+    try:
+        sim_pico.parts(FIRMWARE_DIR)
+    except sim_pico.SimError as e:
+        return str(e)
+    if not shutil.which("node"):
+        return "no node (Node 18+) on this machine"
+    if not (sim_pico.HERE / "node_modules" / "rp2040js").is_dir():
+        return "rp2040js is not installed: `npm ci` in host_tools/rp2040 (make sim-pico does it)"
+    return None
+
+
+@pytest.mark.skipif(needs() is not None, reason="emulated Pico W: %s" % needs())
+def test_the_emulated_chip_boots_to_the_game_menu_and_a_press_draws_a_frame(sim_tree, tmp_path):
+    # What the game menu and the menu after one A look like, from the host box (same firmware).
+    host = BoxProcess(sim_tree, tmp_path / "host" / "state").start()
+    try:
+        host.wait_screen("choose", timeout=15)
+        menu = png_bits(host.oled_png())
+        host.press("A")
+        deadline = time.monotonic() + 5
+        after = menu
+        while after == menu and time.monotonic() < deadline:
+            after = png_bits(host.oled_png())
+            time.sleep(0.05)
+    finally:
+        host.stop()
+    assert after != menu, "pressing A on the host's game menu drew nothing new"
+
+    flash = sim_pico.prepare(tmp_path / "pico", FIRMWARE_DIR, fresh=True)
+    chip = sim_pico.Emulator(flash, tmp_path / "pico-sim.log")
+    try:
+        booted = wait_panel(chip, menu, BOOT_TIMEOUT)
+        panel = booted["panel"]
+        assert panel["on"] and panel["charge_pump"], panel  # the driver's init sequence reached the panel
+        assert panel["addressing"] == "horizontal" and panel["last_frame"]["bytes"] == 1024, panel
+        assert "tidebox: pico_w on port 80" in booted["console"], booted["console"]
+        frames = panel["frames"]
+        chip.press("A", 120)
+        pressed = wait_panel(chip, after, 60, since_frames=frames)
+        assert pressed["panel"]["data_bytes"] >= booted["panel"]["data_bytes"] + 1024
+        for bad in ("Traceback", "Uncaught exception", "MemoryError"):
+            assert bad not in pressed["console"], pressed["console"]
+    finally:
+        chip.stop()
