@@ -12,7 +12,8 @@ import sys
 import build
 from scripted_game import NAMES
 
-# Far more names than seats: players who leave and others who join later get names never used yet.
+# Players who leave and others who join later get names never used yet at this table: these, then
+# Guest20, Guest21, ...
 EVENING_NAMES = NAMES + ["Ivy", "Jo", "Kit", "Lou", "Max", "Ned", "Oz", "Pip", "Quin", "Rex", "Sam", "Tam"]
 
 
@@ -50,7 +51,7 @@ class Table:
         box.choose(game)
         self.remove_down_to(box, players)
         while len(self.names) < players:
-            name = EVENING_NAMES[self.joined % len(EVENING_NAMES)]
+            name = EVENING_NAMES[self.joined] if self.joined < len(EVENING_NAMES) else "Guest%d" % self.joined
             self.joined += 1
             seat = box.join(name)
             self.names.append(seat["name"])

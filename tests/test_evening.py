@@ -6,10 +6,13 @@ is what a table sees: every game starts and is played to its end, every poll is 
 MemoryError anywhere, and back at the game menu after each game the box is a fresh box: its live heap
 within 1 KB and its largest free block within 2 KB of a fresh box's with the same players."""
 
+import pytest
 from boxrig import BOARD_PACE_MS
 from evening import every_pair_and_twice_in_a_row, run_evening
 from memory_proof import PROOF_HEAP_KB
 from table import firmware_games
+
+pytestmark = pytest.mark.slow  # the real firmware, game after game
 
 LIVE_SLACK = 1024
 LARGEST_SLACK = 2048

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from boxrig import ApiError
 
+pytestmark = pytest.mark.slow  # the real firmware, restarting itself
+
 NAMES = ("Ada", "Bo", "Cy")
 RESTARTED = "Memory tidied up"  # welcome.RESTARTED: the message line once the box is back
 
