@@ -66,9 +66,11 @@ class Phones(Background):
 
     join_s = POLL_TIMEOUT_S + 2
 
-    def __init__(self, port, tokens):
+    def __init__(self, port, tokens, box=None):
         super().__init__()
         self.port = port
+        self.box = box  # the BoxProcess: a poll that meets it restarting itself is asked again
+        self.restart_waits = 0  # polls that met the box restarting itself (after a game) and waited
         self.tokens = tokens
         self.lock = threading.Lock()
         self.latencies = []  # seconds, one per answered poll
@@ -95,6 +97,15 @@ class Phones(Background):
             except OSError as exc:
                 reply = fuzzing.Reply(b"", "connect: %s" % exc.__class__.__name__)
             took = time.monotonic() - started
+            if reply.status != 200 and self.box is not None:
+                time.sleep(0.3)  # long enough for a box on its way out to be seen restarting
+            if reply.status != 200 and self.restarted_since(started):
+                # The box restarted itself meanwhile (after a game, tidebox/restart.py): the page asks
+                # again at its next poll; the restart's own gap is measured by bench_transitions.
+                with self.lock:
+                    self.restart_waits += 1
+                self.stop.wait(0.2)
+                continue
             with self.lock:
                 self.counts[seat] += 1
                 if reply.status == 200:
@@ -104,6 +115,15 @@ class Phones(Background):
                     self.errors.append(repr(reply)[:200])
             self.stop.wait(max(0.0, POLL_PERIOD_S - took))
 
+
+
+    def restarted_since(self, started):
+        box = self.box
+        if box is None:
+            return False
+        if not box.listening or box.restarting:
+            return True
+        return any(began >= started - 0.5 for began, _ in box.soft_resets)
 
 
 class Table:
@@ -190,7 +210,7 @@ def run_load(box, tokens, seconds, idle=IDLE_SOCKETS, min_games=0, limit_s=None,
     samples = []
     started = table.started = time.monotonic()
     table.lobby_heaps.append((0.0, lobby_before))
-    with IdleSockets(box.port, idle) as idlers, Phones(box.port, tokens) as phones:
+    with IdleSockets(box.port, idle) as idlers, Phones(box.port, tokens, box) as phones:
         next_sample = started
         while True:
             took = time.monotonic() - started

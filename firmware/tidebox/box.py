@@ -419,11 +419,17 @@ class Box:
             if key not in self.rules.PHONE_OPTIONS:
                 raise Refused(400, "a new game from a phone cannot change " + str(key))
             options[key] = args[key]
+        self.state = None  # the game over is on flash: its room goes to the new one
         try:
             state = self.rules.new_game(list(self.seats.names), options, self.random_below)
         except GameError as e:
+            self.restore()
             raise Refused(400, e.message)
+        except MemoryError:
+            self.put_back()
+            raise Refused(503, SHORT_OF_MEMORY)
         self.options = options
+        self.state = state  # (restart() checks a game is under way)
         self.restart(state)
         self.shown = {NEW_GAME: seat}  # every phone and the box's board say who started it
         return self.version

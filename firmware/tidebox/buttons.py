@@ -24,28 +24,21 @@ class Buttons:
         self.down_at = [0] * count  # when the debounced press began
         self.long_sent = [False] * count
         self.busy = False  # a raw or debounced level was True at the last poll
-        # The events, made once: a press is delivered even when the heap has no room left (the
-        # reader then says so), and poll() allocates nothing. Read before the next poll.
-        self.events = []
-        self.shorts = [(name, SHORT) for name in names]
-        self.longs = [(name, LONG) for name in names]
 
     def poll(self, levels, now):
-        """Feed the raw levels at time `now` (ms); returns the (name, SHORT|LONG) events, a list that
-        the next poll refills, or an empty tuple when there are none; allocates nothing. With
+        """Feed the raw levels at time `now` (ms); returns the (name, SHORT|LONG) events, a list, or
+        an empty tuple (the same one every time: allocates nothing) when there are none. With
         nothing held now or before (nearly every call) it returns at once. Each method keeps its
         locals and stack within 11 words: a larger call frame would be taken from the heap."""
         if not self.busy and True not in levels:
             return _NONE
-        events = self.events
-        while events:
-            events.pop()  # emptied in place: a new list would be an allocation
+        events = _NONE
         i = 0
         while i < len(self.names):
-            self._step(i, levels, now, events)
+            events = self._step(i, levels, now, events)
             i += 1
         self.busy = True in self.raw or True in self.stable
-        return events or _NONE
+        return events
 
     def _step(self, i, levels, now, events):
         level = bool(levels[i])
@@ -58,7 +51,15 @@ class Buttons:
                 self.down_at[i] = self.raw_since[i]
                 self.long_sent[i] = False
             elif not self.long_sent[i]:
-                events.append(self.shorts[i])
+                events = _event(events, self.names[i], SHORT)
         if self.stable[i] and not self.long_sent[i] and time.ticks_diff(now, self.down_at[i]) >= LONG_MS:
             self.long_sent[i] = True
-            events.append(self.longs[i])
+            events = _event(events, self.names[i], LONG)
+        return events
+
+
+def _event(events, name, kind):
+    if events is _NONE:
+        events = []
+    events.append((name, kind))
+    return events

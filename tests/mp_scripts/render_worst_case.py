@@ -207,6 +207,10 @@ class Recorder:
         return out
 
 
+class Restarted(Exception):
+    pass
+
+
 def walk(game_id, seed, report, seen, counts):
     folder = os.getenv("TIDEBOX_STATE_DIR") + "/%s_%d" % (game_id, seed)
     try:
@@ -219,12 +223,28 @@ def walk(game_id, seed, report, seen, counts):
     board.clock.hold(True)
     recorder = Recorder(board.display)
     recorder.names = NAMES
+
+    def restart():  # the box restarting itself (tidebox/restart.py): here, a new Box and Reader
+        raise Restarted()
+
+    board.restart = restart
+
+    def boot():
+        """A box (again) on what its flash holds, as main.py starts one."""
+        box = Box(board, Storage(folder))
+        box.password = "txk2xdfnrqgt"
+        reader = Reader(box, board.display, None)
+        resumable = box.load()
+        reader.boot(board.ticks_ms(), resumable, reader.welcome().take(box.storage))
+        reader.tick(board.ticks_ms())
+        return box, reader
+
     box = Box(board, Storage(folder))
     box.password = "txk2xdfnrqgt"
     reader = Reader(box, board.display, None)
 
     def seat_table():
-        if box.game_id != game_id:
+        if box.game_id != game_id or box.rules is None:  # none loaded at the game menu
             if box.phase not in ("choose", "join", "setup"):
                 return
             while box.seats.count() > games.load(game_id).MAX_PLAYERS:
@@ -249,6 +269,8 @@ def walk(game_id, seed, report, seen, counts):
         recorder.names = NAMES + list(box.seats.names) + ([typed] if type(typed) is str and typed else [])
         try:
             reader.tick(board.ticks_ms())
+        except Restarted:
+            raise
         except Exception as e:  # a screen that cannot draw this state is a problem too
             report.append([reader.screen, "error", "%s %s after %s" % (type(e).__name__, e, what), 0, 0])
             reader.home()
@@ -290,9 +312,13 @@ def walk(game_id, seed, report, seen, counts):
             reader.top().cursor = rng.below(len(rules.OPTIONS))
         button = "ABCCB"[rng.below(5)]
         kind = "long" if rng.below(8) == 0 else "short"
-        reader.press(button, kind)
-        board.clock.advance(300 + rng.below(3000))
-        look("%s %s" % (kind, button))
+        try:
+            reader.press(button, kind)
+            board.clock.advance(300 + rng.below(3000))
+            look("%s %s" % (kind, button))
+        except Restarted:  # after a game, back at the game menu: the box restarts on its flash
+            box, reader = boot()
+            look("the box restarted itself")
 
 
 report = {}
