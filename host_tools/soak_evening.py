@@ -96,6 +96,7 @@ class Soak:
         if view["box"] == "over":  # cut after the game's end: it shows the end again
             self.check_acked()
             back_to_menu(self.box)
+            self.box.acked = -1  # a new game's moves from here
             return False
         if screen != "resume":
             raise AssertionError("after a power cut the box shows %s, not its saved game" % screen)
