@@ -1,5 +1,4 @@
-# The simulator's OLED as a PNG (GET /sim/oled.png, host_sim.py), imported when the /sim page first
-# asks for a frame: the tests that never look at the panel do not pay its heap.
+# The simulator's OLED as a PNG (GET /sim/oled.png, host_sim.py).
 import binascii
 import struct
 

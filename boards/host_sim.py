@@ -113,7 +113,9 @@ _ACTIONS = {"press": _press, "advance": _advance, "clock": _clock, "fault": _fau
 
 
 def add_routes(app, box, board):
-    """Two routes for all of /sim: each microdot route costs heap for the whole run."""
+    """Two routes for all of /sim: each microdot route costs heap for the whole run. The PNG's code
+    is loaded here, at boot: the /sim page asks for frames mid-game, when the heap has none to spare."""
+    import host_png
     from microdot import Response
 
     @app.get("/sim")
@@ -128,8 +130,6 @@ def add_routes(app, box, board):
                 return action(board, request.json if isinstance(request.json, dict) else {})
         elif what == "oled.png":
             headers = {"Content-Type": "image/png", "Cache-Control": "no-store"}
-            import host_png  # imported when the /sim page first asks for a frame (heap for the tests)
-
             return Response(host_png.png_1bit(board.display), headers=headers)
         elif what == "status":
             return _status(board, box, request)
