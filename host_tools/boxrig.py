@@ -100,6 +100,7 @@ class BoxProcess:
         self.log = None
         self.boots = 0  # interpreters started so far (each soft reset starts one more)
         self.soft_resets = []  # (monotonic time the box restarted itself, seconds until it listened)
+        self.retry_busy = False  # a GET answered 503 ("try again") is asked again (the evening's boxes)
         self.stopping = False  # killed or stopped: a soft reset is not followed by a new start
         self.restarting = False
         self.listening = True  # False from a soft reset until the new interpreter listens
@@ -223,8 +224,12 @@ class BoxProcess:
         return resp.status, dict(resp.getheaders()), payload
 
     def api(self, method, path, body=None, token=None):
-        status, _, payload = self.request(method, path, body, token)
-        data = json.loads(payload) if payload else None
+        for _ in range(20 if self.retry_busy and method == "GET" else 1):
+            status, _, payload = self.request(method, path, body, token)
+            data = json.loads(payload) if payload else None
+            if status != 503:
+                break
+            time.sleep(0.25)  # retry_busy: a GET answered "try again" is asked again, as a page does
         if status >= 400:
             raise ApiError(status, data)
         return data

