@@ -36,6 +36,7 @@ def run():
     yield "evening_stopped_by", result["error"] or "-", ""
     yield "evening_poll_errors", sum(len(r["poll_errors"]) for r in records), ""
     yield "evening_memory_errors", result["memory_errors"], ""
+    yield "evening_answers_cut_short", result["cut_short"], "(asked again, as a page does)"
     worst_live = worst_largest = 0
     for at, r in enumerate(records, 1):
         live, largest = result["fresh"][r["players"]]
@@ -49,6 +50,6 @@ def run():
     yield "menu_largest_free_kb_worst_difference", round(worst_largest / 1024, 2), "KB (goal: within 2)"
     gaps = sorted(ms for _, ms in result["soft_resets"])
     if gaps:
-        yield "box_restarts", len(gaps), "(2 a game: into it and back to the menu)"
+        yield "box_restarts", len(gaps), "(1 a game: back at the game menu)"
         yield "restart_unanswered_ms_median", round(gaps[len(gaps) // 2] * 1000), "ms"
         yield "restart_unanswered_ms_max", round(gaps[-1] * 1000), "ms"

@@ -100,7 +100,11 @@ class BoxProcess:
         self.log = None
         self.boots = 0  # interpreters started so far (each soft reset starts one more)
         self.soft_resets = []  # (monotonic time the box restarted itself, seconds until it listened)
-        self.retry_busy = False  # a GET answered 503 ("try again") is asked again (the evening's boxes)
+        # A GET answered 503 ("try again") or cut short is asked again, as a page does at its next
+        # poll (the evening's boxes); cut_short counts the answers cut short (the box's heap ran out
+        # after it had begun to answer: it can only close the connection then).
+        self.retry_busy = False
+        self.cut_short = 0
         self.stopping = False  # killed or stopped: a soft reset is not followed by a new start
         self.restarting = False
         self.listening = True  # False from a soft reset until the new interpreter listens
@@ -196,12 +200,16 @@ class BoxProcess:
         while True:
             try:
                 return self._request(method, path, body, token, headers, raw_body, timeout)
-            except (OSError, http.client.HTTPException):
+            except (OSError, http.client.HTTPException) as exc:
                 if method != "GET" or time.monotonic() > deadline:
                     raise
                 time.sleep(0.05)  # long enough for an interpreter on its way out to be gone
-                if not self.alive() or (self.listening and self.proc.poll() is None):
-                    raise  # the box is up (or stopped): the failure is the request's own
+                if not self.alive():
+                    raise
+                if self.listening and self.proc.poll() is None:
+                    if not (self.retry_busy and isinstance(exc, http.client.IncompleteRead)):
+                        raise  # the box is up: the failure is the request's own
+                    self.cut_short += 1
                 while not self.listening and self.alive() and time.monotonic() < deadline:
                     time.sleep(0.02)
                 # A phone's page asks again at its next poll, up to a second later: phones do not all

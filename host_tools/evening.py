@@ -96,7 +96,8 @@ def run_evening(tree, order, heap, pace_ms=0):
     Returns a dict: records (play_evening's, as far as the evening got), error (why it stopped, or
     None), crash (the box's crash.log), memory_errors (in its output and crash log), fresh
     (fresh_heap's figures for the table sizes the evening had), soft_resets (the box's restarts of
-    itself: when, and how long until it listened again)."""
+    itself: when, and how long until it listened again), cut_short (answers the box began and could
+    not finish: asked again)."""
     folder = tempfile.mkdtemp(prefix="tidebox-evening-")
     # The firmware as built now, copied: the box restarts itself after every game, and a build made
     # meanwhile (another test, a developer) must not change what an evening runs.
@@ -124,4 +125,4 @@ def run_evening(tree, order, heap, pace_ms=0):
     fresh = fresh_heap(tree, heap, players, pace_ms) if records else {}
     return {"records": records, "error": error, "crash": crash, "fresh": fresh,
             "memory_errors": log.count("MemoryError") + crash.count("MemoryError"),
-            "soft_resets": box.soft_resets}
+            "soft_resets": box.soft_resets, "cut_short": box.cut_short}

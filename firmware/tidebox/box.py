@@ -41,6 +41,16 @@ def default_options(rules):
     return options
 
 
+def check_choice(rules, key, value):
+    """Refuses a value that is not one of a listed option's choices (a phone's new game)."""
+    for known, _, choices in rules.OPTIONS:
+        if known == key and type(choices) is not str:
+            for choice, _ in choices:
+                if choice == value and type(choice) is type(value):
+                    return
+            raise Refused(400, "unknown choice for " + key)
+
+
 class Box:
     def __init__(self, board, storage):
         self.board = board
@@ -419,6 +429,7 @@ class Box:
             if key not in self.rules.PHONE_OPTIONS:
                 raise Refused(400, "a new game from a phone cannot change " + str(key))
             options[key] = args[key]
+            check_choice(self.rules, key, args[key])  # refused before the game over is let go
         self.state = None  # the game over is on flash: its room goes to the new one
         try:
             state = self.rules.new_game(list(self.seats.names), options, self.random_below)

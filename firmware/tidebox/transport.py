@@ -325,7 +325,7 @@ class BoxServer(Microdot):
                 if at == SLOT_BYTES:
                     await stream_out.awrite(buf)
                     at = 0
-                size = part.copy_into(buf, at, offset, min(left, SLOT_BYTES - at))
+                size = part.copy_into(slot.view, at, offset, min(left, SLOT_BYTES - at))
                 if not size:
                     raise OSError("the view is shorter than it says")  # never: answered cut short
                 at += size

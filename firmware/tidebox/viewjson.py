@@ -101,11 +101,12 @@ class JsonOut:
             self.stream.write(b",")
             self.stream.seek(self.length)
 
-    def copy_into(self, buf, at, offset, size):
-        """Copies `size` bytes from `offset` into buf[at:]. Allocates only the view of buf."""
+    def copy_into(self, view, at, offset, size):
+        """Copies `size` bytes from `offset` into view[at:] (a memoryview). Allocates only the
+        slice of the view."""
         stream = self.stream
         stream.seek(offset)
-        return stream.readinto(memoryview(buf)[at:at + size])
+        return stream.readinto(view[at:at + size])
 
     def pieces(self):
         """What was written as a list of bytes of at most PIECE bytes each (microdot's path: no
