@@ -22,11 +22,10 @@ import json
 import shutil
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
-from phone_flow import WAIT_S, DriverPhone, phone_opener, wait_until
+from phone_flow import DriverPhone, phone_opener, wait_until
 
 BROWSERS = ("firefox-esr", "firefox")
 
@@ -249,20 +248,12 @@ class FirefoxPhone(DriverPhone):
     # ------------------------------------------------------------ what a player does
 
     def click(self, role, name):
-        """Waits for the control to be visible and enabled, then taps it. The page redraws as polls
-        come in: a control replaced between finding and tapping is found again."""
-        deadline = time.monotonic() + WAIT_S
-        while True:
-            node = self._find(role, name)
-            try:
-                wait_until(lambda n=node: self.call("e => !e.disabled", n),
-                           "%s %r stays disabled" % (role, name))
-                self._pointer_click(node)
-                return
-            except (BiDiError, AssertionError) as error:
-                stale = isinstance(error, BiDiError) and error.error == "no such node"
-                if not stale or time.monotonic() > deadline:
-                    raise
+        """Waits for the control to be visible and enabled, then taps it (found again should the
+        page replace it meanwhile: DriverPhone._act_on)."""
+        self._act_on(role, name, self._pointer_click)
+
+    def _is_stale(self, error):
+        return isinstance(error, BiDiError) and error.error == "no such node"
 
     def fill(self, role, name, text):
         """Types as a person does: tap the field, then the keys (the page selects what a number field

@@ -257,33 +257,64 @@ class DriverPhone(Phone):
         where the driver can only search by role and name, not list them."""
         return None
 
+    def _is_stale(self, error):
+        """Whether `error` says an element found a moment ago is no longer in the page (the page
+        re-rendered it as a poll came in): the driver's own "stale element" error."""
+        return False
+
     def _find_now(self, role, name):
         found = self._matching(role, name)
         assert len(found) <= 1, "%d visible controls are %s %r" % (len(found), role, name)
         return found[0] if found else None
 
+    def _control_now(self, role, name, enabled=None, value=None):
+        """The one visible control with this role and name, if it is also as asked (enabled, value)
+        now, else None. One that the page replaces while it is looked at counts as not there yet."""
+        try:
+            control = self._find_now(role, name)
+            if control is None:
+                return None
+            if enabled is not None or value is not None:
+                is_enabled, has_value = self._enabled_and_value(control)
+                if enabled is not None and is_enabled != enabled:
+                    return None
+                if value is not None and has_value != value:
+                    return None
+            return control
+        except Exception as error:
+            if self._is_stale(error):
+                return None
+            raise
+
+    def _why_not(self, role, name, wanted):
+        return lambda: "%s %r: not %s on %s; the visible controls are %r" % (
+            role, name, json.dumps(wanted), self.engine, self.describe_controls())
+
     def _find(self, role, name, timeout=WAIT_S):
-        return wait_until(lambda: self._find_now(role, name),
-                          lambda: "no visible %s named %r on %s; the visible controls: %r" % (
-                              role, name, self.engine, self.describe_controls()), timeout)
+        return wait_until(lambda: self._control_now(role, name), self._why_not(role, name, {"visible": True}),
+                          timeout)
+
+    def _act_on(self, role, name, act, enabled=True):
+        """Waits for the control to be visible (and enabled), then act(control). The page redraws
+        as polls come in: a control replaced between finding it and acting on it is found again, in
+        the state asked for, until the usual deadline; only then does the test fail."""
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            control = wait_until(lambda: self._control_now(role, name, enabled=enabled),
+                                 self._why_not(role, name, {"enabled": enabled}),
+                                 max(0.1, deadline - time.monotonic()))
+            try:
+                return act(control)
+            except Exception as error:
+                if not self._is_stale(error) or time.monotonic() > deadline:
+                    raise
 
     def expect_control(self, role, name, visible=True, enabled=None, value=None):
         if not visible:
-            wait_until(lambda: self._find_now(role, name) is None, "%s %r is still visible" % (role, name))
+            wait_until(lambda: self._control_now(role, name) is None, "%s %r is still visible" % (role, name))
             return
-
-        def ok():
-            control = self._find_now(role, name)
-            if control is None:
-                return False
-            is_enabled, has_value = self._enabled_and_value(control)
-            if enabled is not None and is_enabled != enabled:
-                return False
-            return value is None or has_value == value
-
-        wait_until(ok, lambda: "%s %r: not %s on %s; the visible controls are %r" % (
-            role, name, json.dumps({"enabled": enabled, "value": value}), self.engine,
-            self.describe_controls()))
+        wait_until(lambda: self._control_now(role, name, enabled=enabled, value=value),
+                   self._why_not(role, name, {"enabled": enabled, "value": value}))
 
 
 def phone_opener(new_phone):

@@ -20,7 +20,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from phone_flow import DriverPhone, phone_opener, wait_until
+from phone_flow import DriverPhone, phone_opener
 
 WEBKIT_DRIVER = "WebKitWebDriver"
 MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
@@ -116,26 +116,25 @@ class WebKitPhone(DriverPhone):
 
     # ------------------------------------------------------------ what a player does
 
+    def _is_stale(self, error):
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        return isinstance(error, StaleElementReferenceException)
+
     def click(self, role, name):
-        control = self._find(role, name)
-
-        def stays_disabled():  # what the control's form shows, to tell why
-            around = self.driver.execute_script(
-                """var f = arguments[0].form || arguments[0].parentNode;
-                   return f.innerText + ' | fields: ' +
-                     Array.from(f.querySelectorAll('input')).map(i => i.value).join(', ');""", control)
-            return "%s %r stays disabled; its form shows: %s" % (role, name, around)
-
-        wait_until(control.is_enabled, stays_disabled)
-        control.click()
+        """Taps the control once it is visible and enabled (found again should the page replace it
+        meanwhile: DriverPhone._act_on)."""
+        self._act_on(role, name, lambda control: control.click())
 
     def fill(self, role, name, text):
         """Types as a person does: tap the field, then the keys (the page selects what it holds)."""
-        control = self._find(role, name)
-        control.click()
-        if role != "spinbutton":
-            control.clear()
-        control.send_keys(text)
+        def type_into(control):
+            control.click()
+            if role != "spinbutton":
+                control.clear()
+            control.send_keys(text)
+
+        self._act_on(role, name, type_into)
 
     def expect_role(self, css, role, name=None):
         self.expect_visible(css)  # WebKit computes no role for what is not shown
