@@ -7,6 +7,7 @@ import random
 import pytest
 from browser_firmware import firmware_box, join, wait_until
 from page_fakebox import screenshot
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from tidebox.games.quiet_dividend import rules
@@ -29,18 +30,27 @@ def fw_box(sim_tree, tmp_path):
     yield from firmware_box(sim_tree, tmp_path, "quiet_dividend")
 
 
+CHANGED = "The game changed before your turn was sent"
+
+
 def actions(page):
     return page.locator("#other .qdacts button")
 
 
-CHANGED = "The game changed before your turn was sent"
-
-
 def take(page, label):
-    """Tap an action, then confirm it (a tap alone sends nothing)."""
-    page.get_by_role("button", name=label, exact=True).click()
-    expect(page.get_by_role("button", name=label, exact=True)).to_have_attribute("aria-pressed", "true")
-    page.get_by_role("button", name="Confirm: " + label, exact=True).click()
+    """Tap an action, then confirm it (a tap alone sends nothing). Should a poll bring a changed game
+    between the two taps, the page drops the choice and says so: the player chooses again."""
+    for _ in range(3):
+        action = page.get_by_role("button", name=label, exact=True)
+        action.click()
+        try:
+            expect(action).to_have_attribute("aria-pressed", "true")
+            page.get_by_role("button", name="Confirm: " + label, exact=True).click()
+            return
+        except (AssertionError, PlaywrightTimeoutError):
+            if not page.get_by_text(CHANGED).count():
+                raise
+    raise AssertionError("the game kept changing under a choice of " + label)
 
 
 def test_three_phones_play_a_whole_game(sim, open_fw_phone, fw_box):

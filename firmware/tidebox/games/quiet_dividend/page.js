@@ -9,7 +9,8 @@
   var err = '';
 
   var chosen = null; // {seq, i}: the action this phone picked on the view numbered seq, not yet confirmed
-  var note = ''; // why the last confirm sent nothing: the game changed meanwhile
+  var note = ''; // why the last choice sent nothing: the game changed meanwhile
+  var CHANGED = 'The game changed before your turn was sent: here it is now. Choose again.';
 
   // The chosen action, once confirmed: first an idle poll ("unchanged since v?") in the page's one
   // queue, then the move right behind it. When the game has moved on meanwhile (the reader's undo,
@@ -21,7 +22,7 @@
     chosen = null;
     T.api('GET', '/api/state?v=' + s.v).then(function (r) {
       if (r.status !== 200 || r.data.v !== s.v || 'box' in r.data) {
-        note = 'The game changed before your turn was sent: here it is now. Choose again.';
+        note = CHANGED;
         T.refresh();
         return;
       }
@@ -79,7 +80,10 @@
       card.className = 'card qdturn';
       card.appendChild(el('p', 'status', 'Your turn, ' + names[me] + ': lap ' + g.lap + ' of ' + g.laps_total));
       var box = el('div', 'qdacts');
-      if (chosen && chosen.seq !== s.seq) chosen = null; // the game changed: choose again
+      if (chosen && chosen.seq !== s.seq) { // the game changed before the choice was confirmed
+        chosen = null;
+        note = CHANGED;
+      }
       g.legal.forEach(function (a, i) { // the rules' legal turns for this seat (its private view)
         var b = el('button', 'wide' + (chosen && chosen.i === i ? ' chosen' : ''), a.label);
         b.type = 'button';
