@@ -1,32 +1,18 @@
 """The evening's figures (`make bench`): every ordered pair of the games and all of them in a row twice
-on one box (evening.py), at the test heap of the interpreter MICROPYTHON names: 208 KB on a 64-bit
-port, the Pico W's 192 KB pool (-X heapsize=196896, micropython32.md) on a 32-bit one. After each
+on one box (evening.py), at the Pico W's heap for the interpreter MICROPYTHON names (boxrig.BOX_HEAP:
+256 KB on a 64-bit port, 192 KB on a 32-bit one). After each
 game, back at the game menu: the live heap and the largest free block, beside a fresh box's with the
 same players; the box's restarts of itself (between the lobby and each game) and how long the phones
 went unanswered each time."""
 
-import subprocess
-
 import build
+from boxrig import BOX_HEAP, word_bits
 from evening import every_pair_and_twice_in_a_row, run_evening
-from memory_proof import PROOF_HEAP_KB
 from table import firmware_games
-
-PICO_W_HEAP_32 = 196896  # bytes: on a 32-bit port, the GC heap that gives the Pico W's 192,384-byte pool
-
-
-def word_bits():
-    out = subprocess.run([build.micropython(), "-c", "import sys; print(sys.maxsize.bit_length() + 1)"],
-                         capture_output=True, text=True, timeout=30, check=True).stdout
-    return int(out.strip())
-
-
-def test_heap():
-    return "%d" % PICO_W_HEAP_32 if word_bits() == 32 else "%dK" % PROOF_HEAP_KB
 
 
 def run():
-    heap = test_heap()
+    heap = BOX_HEAP
     yield "evening_heap", heap, "(%d-bit port)" % word_bits()
     order = every_pair_and_twice_in_a_row([game for game, _ in firmware_games().GAMES])
     result = run_evening(build.build_sim(), order, heap)

@@ -18,9 +18,30 @@ import time
 
 import build
 
-# A Pico-sized heap for this 64-bit port: its objects are up to twice as big as on the Pico's 32-bit
-# build, so 208 KB here is tighter for the firmware than the Pico W's 192 KB (boards/README.md).
-BOX_HEAP = "208K"
+
+
+def word_bits():
+    """32 or 64: the word of the MicroPython port the boxes run on (build.micropython())."""
+    try:
+        out = subprocess.run([build.micropython(), "-c", "import sys; print(sys.maxsize.bit_length() + 1)"],
+                             capture_output=True, text=True, timeout=30, check=True).stdout
+        return int(out.strip())
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return 64  # no interpreter yet: the venv's port is 64-bit
+
+
+def pico_heap():
+    """The heap that leaves the firmware the room a Pico W's leaves it, on the port the boxes run on.
+    On a 32-bit port, the Pico W's own pool (192,384 bytes of a 196,896-byte GC heap, micropython32.md):
+    192 KB. On the 64-bit port objects are bigger: each game's smallest heap is 1.39-1.43 times its
+    32-bit figure (boards/README.md), so the Pico W's pool is 267-275 KB here; 256 KB leaves the
+    firmware a little less than the board does (its boot takes a few KB more). The tightest budget,
+    a single game's memory proof, is memory_proof.PROOF_HEAP_KB."""
+    return "192K" if word_bits() == 32 else "256K"
+
+
+# The heap of every box the tests start, the simulator's too.
+BOX_HEAP = pico_heap()
 SHORT_MS = 80
 LONG_MS = 900  # past the firmware's 700 ms long-press threshold
 # A Pico W's pace (boards/host.py, TIDEBOX_PACE_MS): a full answer ~40 ms, a poll ~5 ms, a frame
@@ -100,9 +121,9 @@ class BoxProcess:
         self.log = None
         self.boots = 0  # interpreters started so far (each soft reset starts one more)
         self.soft_resets = []  # (monotonic time the box restarted itself, seconds until it listened)
-        # A GET answered 503 ("try again") or cut short is asked again, as a page does at its next
-        # poll (the evening's boxes); cut_short counts the answers cut short (the box's heap ran out
-        # after it had begun to answer: it can only close the connection then).
+        # A request answered 503 ("nothing changed, try again") is sent again, and a GET cut short
+        # asked again, as a page does (the evening's boxes); cut_short counts the answers cut short
+        # (the box's heap ran out after it had begun to answer: it can only close the connection).
         self.retry_busy = False
         self.cut_short = 0
         self.stopping = False  # killed or stopped: a soft reset is not followed by a new start
@@ -232,12 +253,14 @@ class BoxProcess:
         return resp.status, dict(resp.getheaders()), payload
 
     def api(self, method, path, body=None, token=None):
-        for _ in range(20 if self.retry_busy and method == "GET" else 1):
+        for _ in range(20 if self.retry_busy else 1):
             status, _, payload = self.request(method, path, body, token)
             data = json.loads(payload) if payload else None
             if status != 503:
                 break
-            time.sleep(0.25)  # retry_busy: a GET answered "try again" is asked again, as a page does
+            # retry_busy: a request answered 503 ("nothing changed, try again") is sent again, as a
+            # page polls again and a player taps again
+            time.sleep(0.25)
         if status >= 400:
             raise ApiError(status, data)
         return data

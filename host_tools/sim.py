@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 import build
+from boxrig import BOX_HEAP
 
-# A Pico W has about 205 KB of heap; objects on the 64-bit unix port are larger, so this is tighter.
-SIM_HEAP = "208K"
+SIM_HEAP = BOX_HEAP  # the Pico W's heap, for the port MicroPython runs on (boxrig.pico_heap)
 RESET_EXIT = 75  # boards/host.py: a board reset (the watchdog, a crash of main): the board boots again
 SOFT_RESET_EXIT = 76  # ... the box restarted itself (between games, or short of memory)
 

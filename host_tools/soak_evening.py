@@ -20,10 +20,9 @@ import time
 from pathlib import Path
 
 import build
-from boxrig import BOARD_PACE_MS, ApiError, BoxProcess
+from boxrig import ApiError, BOARD_PACE_MS, BOX_HEAP, BoxProcess
 from evening import heap_at_menu
 from game_drivers import DRIVERS
-from memory_proof import PROOF_HEAP_KB
 from table import Table, back_to_menu, firmware_games
 
 CUT_DURING = 0.25  # the share of games the plug is pulled during, at a random moment
@@ -232,7 +231,7 @@ def report(figures, menu, minutes):
 def main():
     minutes = float(os.environ.get("EVENING_MINUTES", "180"))
     seed = int(os.environ.get("EVENING_SEED", "1"))
-    heap = os.environ.get("EVENING_HEAP", "%dK" % PROOF_HEAP_KB)
+    heap = os.environ.get("EVENING_HEAP", BOX_HEAP)
     print("an evening of %g minutes at heap %s, seed %d, at a Pico W's pace" % (minutes, heap, seed),
           flush=True)
     figures, menu = Soak(minutes, seed, heap).run()
