@@ -23,7 +23,8 @@ import build
 def word_bits():
     """32 or 64: the word of the MicroPython port the boxes run on (build.micropython())."""
     try:
-        out = subprocess.run([build.micropython(), "-c", "import sys; print(sys.maxsize.bit_length() + 1)"],
+        probe = "import sys; print(64 if sys.maxsize >> 32 else 32)"  # (no int.bit_length on 32 bits)
+        out = subprocess.run([build.micropython(), "-c", probe],
                              capture_output=True, text=True, timeout=30, check=True).stdout
         return int(out.strip())
     except (OSError, ValueError, subprocess.SubprocessError):
