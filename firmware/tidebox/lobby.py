@@ -58,13 +58,6 @@ def page_line(box):
     return "open " + url if len(url) <= draw.COLS - 5 else url
 
 
-def _key_hint(fb, key, word, x, y):
-    """One button hint, [X]word, at (x, y)."""
-    fb.fill_rect(x, y, 8, 8, 1)
-    fb.text(key, x, y, 0)
-    fb.text(word, x + 8, y, 1)
-
-
 class Join(Screen):
     """Every page names what A (the players menu), B (the next page) and C (setup) do."""
 
@@ -84,7 +77,7 @@ class Join(Screen):
             fb.text("%d in" % len(names), x, 25)
             # the QR takes the left half: what A, B and C do, one per line in the right half
             for y, key, word in ((36, "A", "menu"), (46, "B", "more"), (56, "C", "setup")):
-                _key_hint(fb, key, word, x, y)
+                draw.key(fb, key, word, x, y)
             if self.message:
                 draw.hints_or_message(fb, self.message)
             return
@@ -104,7 +97,7 @@ class Join(Screen):
             fb.fill_rect(0, draw.HINT_Y - 1, draw.W, 9, 0)
             fb.hline(0, draw.HINT_Y - 1, draw.W, 1)
             for x, key, word in ((0, "A", "menu"), (40, "B", "more"), (80, "C", "setup")):
-                _key_hint(fb, key, word, x, draw.HINT_Y)
+                draw.key(fb, key, word, x)
 
     def press(self, button, kind):
         r = self.reader

@@ -15,10 +15,6 @@ from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, Refused
 
 NEXT_FILE = "next.json"  # the step the box takes after it restarts itself (tidebox/restart.py)
 SPLASH_MS = const(1500)
-FLASH_MS = const(3000)  # the screen flashes this long when the countdown reaches zero
-FLASH_HALF_MS = const(250)  # ... four times a second
-TONE_HZ = const(2000)  # a piezo's loudest region is around 2-4 kHz
-TONE_MS = const(300)
 
 
 class QrImages:
@@ -40,15 +36,14 @@ class Reader:
         self.flow = None  # the chosen game's flow module (its screens), loaded with the game
         self.flow_id = None
         self.flow_tick = None
+        self.kept = None  # what the game's flow keeps between its screens (flow.kept()), or None
         self.message = ""  # short feedback line shown until the next press
         self.resume_offer = False
         self.splash_until = None
-        self.expired_at = None
         self.inverted = 0  # what the panel was last told, so invert() is sent only on a change
         self.presses = 0  # button events handled (the simulator's tests wait on this)
         self.qr_drawer = None  # draw(fb, "wifi_qr" | "page_qr"), set when QR codes are available
         self.dirty = True
-        self.last_second = -1
         # From a press until its screen is shown: [button, kind, screen, box.seq] (see press).
         self.pressing = [None, None, None, 0]
         box.listeners.append(self.touch)
@@ -129,11 +124,17 @@ class Reader:
         if self.flow_id != game_id:
             self.flow = None
             self.flow_tick = None
+            self.kept = None
             self.flow_id = game_id
             if self.flow_id is not None:
                 self.flow = games.load(self.flow_id, "flow")
-                # A game that acts by itself (computer rivals) offers tick(reader, now) -> changed.
+                # A game that acts by itself (computer rivals, a countdown) offers tick(reader, now)
+                # -> changed, called while it is played.
                 self.flow_tick = getattr(self.flow, "tick", None)
+                # A game whose screens share state offers kept() -> a dict of it, which the reader
+                # holds (reader.kept) until the game's screens are let go.
+                kept = getattr(self.flow, "kept", None)
+                self.kept = kept() if kept else None
 
     def forget_flow(self):
         """Unload the game's screens (its rules stay with the box) until the game starts."""
@@ -141,6 +142,7 @@ class Reader:
             games.unload(self.flow_id, keep_rules=True)
         self.flow = None
         self.flow_tick = None
+        self.kept = None
         self.flow_id = None
 
     def touch(self):
@@ -186,7 +188,7 @@ class Reader:
         step down (with a short of memory, the press under way too, made again if nothing was saved
         since) and to say on the panel what happens."""
         self.stack = []
-        self.flow = self.flow_tick = None
+        self.flow = self.flow_tick = self.kept = None
         self.box.let_go()
         gc.collect()
         pressing = self.pressing
@@ -197,9 +199,7 @@ class Reader:
             pass  # without the step the box comes back at its save, with the resume offer
         fb = self.fb
         fb.fill(0)
-        if self.inverted:
-            self.inverted = 0
-            fb.invert(0)
+        self.invert(0)
         draw.title(fb, "Short of memory" if short else "One moment")
         try:
             # The rest of the words, and the log of why: imported only now, into the room just let
@@ -232,8 +232,9 @@ class Reader:
         self.dirty = True
 
     def tick(self, now):
-        """Called every loop: time-driven changes (splash, countdown, flashing). Allocates nothing
-        and writes nothing to the panel when nothing changed."""
+        """Called every loop: time-driven changes (the splash, the screen's, the game's own: a
+        countdown, a rival's move). Allocates nothing and writes nothing to the panel when nothing
+        changed."""
         if self.splash_until is not None and time.ticks_diff(now, self.splash_until) >= 0:
             self.splash_until = None
             if self.resume_offer:
@@ -241,45 +242,24 @@ class Reader:
                 self.touch()
             else:
                 self.home()
-        countdown = self.box.countdown
-        # A screen that shows the countdown (class attribute `counts_down`) is redrawn once a second
-        # and flashes when it reaches zero; the box beeps once whatever it shows.
-        counts_down = getattr(self.top(), "counts_down", False)
-        if countdown.deadline is not None:
-            second = countdown.left_ms(now) // 1000
-            if second != self.last_second:
-                self.last_second = second
-                if counts_down:
-                    self.dirty = True
-            if self.expired_at is None and countdown.expired(now):
-                self.expired_at = now
-                if self.buzzer:
-                    self.buzzer.tone(TONE_HZ, TONE_MS)
-                self.dirty = True
-        invert = 0
-        if counts_down and self.expired_at is not None:
-            since = time.ticks_diff(now, self.expired_at)
-            if since < FLASH_MS:
-                invert = (since // FLASH_HALF_MS) & 1
-        if invert != self.inverted:
-            self.inverted = invert
-            self.fb.invert(invert)
         if self.top().tick(now):
             self.dirty = True
-        if self.flow_tick is not None and self.box.phase == PLAY and self.flow_tick(self, now):
-            self.dirty = True  # the game acted by itself (e.g. a computer rival's move)
+        if self.flow_tick is not None and self.box.phase == PLAY:
+            if self.flow_tick(self, now):
+                self.dirty = True  # the game changed by itself (a countdown's second, a rival's move)
+        elif self.inverted:
+            self.invert(0)  # a game's flashing ends with its play
         if self.dirty:
             self.dirty = False
             self.draw(now)
             return True
         return False
 
-    def stop_flash(self):
-        """The countdown was extended or the round revealed: no more flashing."""
-        self.expired_at = None
-        if self.inverted:
-            self.inverted = 0
-            self.fb.invert(0)
+    def invert(self, value):
+        """The panel shown inverted (1) or not (0), for a game that flashes it; sent only on a change."""
+        if value != self.inverted:
+            self.inverted = value
+            self.fb.invert(value)
 
     def draw(self, now):
         self.fb.fill(0)

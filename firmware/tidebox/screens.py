@@ -1,10 +1,10 @@
-# The box's own screens used all through a game (any game): the Screen base, list menus, paged
-# reading, confirmations, picking a seat, rejoin codes, private entry and the reader's in-game menu.
-# The screens only needed before a game are apart: the splash and the resume offer in welcome.py,
-# the game menu, joining and setup in lobby.py, which the reader unloads while a game is played; the
-# end of a game (winners, standings,
-# what next) is in end.py, imported when a game ends. Each screen is a small object on the reader's
-# stack: `draw(fb, now)` on a cleared frame, `press(button, kind)` for A, B and C.
+# The box's own screens used all through a game (any game): the Screen base and a game's screen's
+# (GameScreen), list menus, paged reading, confirmations, picking a seat, rejoin codes and the
+# reader's in-game menu. The screens only needed before a game are apart: the splash and the resume
+# offer in welcome.py, the game menu, joining and setup in lobby.py, which the reader unloads while a
+# game is played; the end of a game (winners, standings, what next) is in end.py, imported when a
+# game ends. Each screen is a small object on the reader's stack: `draw(fb, now)` on a cleared
+# frame, `press(button, kind)` for A, B and C.
 # The convention on every screen: A moves or opens the menu, B changes or steps, C goes on.
 from tidebox import draw
 
@@ -42,6 +42,25 @@ class Screen:
         if moved_on:
             self.reader.home()
         return moved_on
+
+
+class GameScreen(Screen):
+    """A game's screen: A opens the reader's in-game menu, B and C go to `act(button, kind)`.
+    `paint`, set as `staticmethod(fn)`, is the game's drawing of it: fn(fb, screen, now)."""
+
+    paint = None
+
+    def draw(self, fb, now):
+        self.paint(fb, self, now)
+
+    def press(self, button, kind):
+        if button == "A":
+            self.reader.push(in_game_menu(self.reader))
+        else:
+            self.act(button, kind)
+
+    def act(self, button, kind):
+        pass
 
 
 class Confirm(Screen):
@@ -163,50 +182,6 @@ class ShowCode(Screen):
     def press(self, button, kind):
         if button in ("B", "C"):
             self.code = ""
-            self.reader.home()
-
-
-class Handoff(Screen):
-    """Before a private entry on the box: the box is passed to one player."""
-
-    name = "handoff"
-
-    def __init__(self, reader, seat, entry):
-        super().__init__(reader)
-        self.seat = seat
-        self.entry = entry  # makes the entry screen
-
-    def draw(self, fb, now):
-        name = self.box.seats.names[self.seat]
-        draw.title(fb, "Private entry")
-        draw.center(fb, "Pass the box to", 14)
-        draw.big_center(fb, draw.fit(name, 8), 26, 2)
-        draw.center(fb, "only they look", 44)
-        draw.hints(fb, "", "back", "I am")
-
-    def press(self, button, kind):
-        if button == "C":
-            self.reader.replace(self.entry())
-        elif button in ("A", "B"):
-            self.reader.pop()
-
-
-class Entered(Screen):
-    name = "entered"
-
-    def __init__(self, reader, seat):
-        super().__init__(reader)
-        self.seat = seat
-
-    def draw(self, fb, now):
-        draw.title(fb, "Locked in")
-        draw.center(fb, self.box.seats.names[self.seat], 18)
-        draw.center(fb, "numbers hidden", 30)
-        draw.center(fb, "hand it back", 40)
-        draw.hints(fb, "", "", "ok")
-
-    def press(self, button, kind):
-        if button == "C":
             self.reader.home()
 
 

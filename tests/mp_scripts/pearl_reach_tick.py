@@ -77,13 +77,13 @@ out["held_while_menu_pass"] = locked(lambda: reader.tick(now + 10))
 out["moved_while_menu"] = box.seq != seq
 reader.pop()
 # paused from the menu: still waits
-reader.flow._paused = box.state
+reader.kept["paused"] = box.state
 for _ in range(300):
     now += 10
     reader.tick(now)
 out["paused_pass"] = locked(lambda: reader.tick(now + 10))
 out["moved_while_paused"] = box.seq != seq
-reader.flow._paused = None
+reader.kept["paused"] = None
 # back on the board: the full thinking time again, then the move
 back = now
 while box.seq == seq:

@@ -90,9 +90,9 @@ while not box.state["laps"] >= 6:
     seat = box.to_act()[0]
     m = flow.game.legal_moves(box.state, seat)[seat % 3 % len(flow.game.legal_moves(box.state, seat))]
     box.move(seat, m["move"], m["args"])
-snap("final_winner", flow.Final(reader), step=0)
-snap("final_standings", flow.Final(reader), step=1)
-reader.stack = [flow.Final(reader)]
+snap("final_winner", flow.final(reader), step=0)
+snap("final_standings", flow.final(reader), step=1)
+reader.stack = [flow.final(reader)]
 reader.press("C", "short")
 reader.press("C", "short")
 snap("again")
@@ -105,6 +105,6 @@ last = state["payouts"][-1]["amounts"]
 for i in range(len(last)):
     if flow.game.totals(state)[i] != best and i in (1, 3):
         last[i] += best - flow.game.totals(state)[i]
-snap("final_tie", flow.Final(reader), step=0)
-snap("final_tie_standings", flow.Final(reader), step=1)
+snap("final_tie", flow.final(reader), step=0)
+snap("final_tie_standings", flow.final(reader), step=1)
 print(json.dumps(frames))

@@ -5,8 +5,8 @@ from tidebox.box import OVER, Refused
 from tidebox.buttons import LONG
 from tidebox.games.base import GameError
 from tidebox.games.paper_current import rules as game
-from tidebox.games.paper_current import screens as draws
-from tidebox.screens import Screen, in_game_menu
+from tidebox.games.paper_current import drawing as draws
+from tidebox.screens import GameScreen
 
 NEXT_RESULT = {None: 2, 2: 1, 1: 0, 0: 2}  # B on the score screen: inner, outer, out, inner...
 
@@ -15,7 +15,7 @@ def home(reader):
     """The screen for the game's phase (after a resume, a menu or an action)."""
     box = reader.box
     if box.phase == OVER:
-        return Final(reader)
+        return final(reader)
     phase = box.state["phase"]
     if phase == game.PHASE_SCORED:
         return Scored(reader)
@@ -40,24 +40,20 @@ def menu_items(reader):
     return [("Replay round", lambda: reader.ask("Replay this round?", replay))]
 
 
-class Card(Screen):
+class Card(GameScreen):
     """The round's card: the zone picture, then its bonus in words (C pages on, B back). `peek`: shown
     from the launches, C at the end goes back to them."""
 
     name = "pc_card"
+    paint = staticmethod(draws.draw_card)
 
     def __init__(self, reader, peek=False):
         super().__init__(reader)
         self.peek = peek
 
-    def draw(self, fb, now):
-        draws.draw_card(fb, self, now)
-
-    def press(self, button, kind):
+    def act(self, button, kind):
         r = self.reader
-        if button == "A":
-            r.push(in_game_menu(r))
-        elif button == "B":
+        if button == "B":
             if self.page > 0:
                 self.page -= 1
         elif button == "C":
@@ -69,20 +65,16 @@ class Card(Screen):
                 r.replace(Launch(r))
 
 
-class Launch(Screen):
+class Launch(GameScreen):
     """"Boat 3: Bo": C when the boat has been launched, a long C goes back one."""
 
     name = "pc_launch"
+    paint = staticmethod(draws.draw_launch)
 
-    def draw(self, fb, now):
-        draws.draw_launch(fb, self, now)
-
-    def press(self, button, kind):
+    def act(self, button, kind):
         r = self.reader
         box = self.box
-        if button == "A":
-            r.push(in_game_menu(r))
-        elif button == "B":
+        if button == "B":
             r.push(Card(r, peek=True))
         elif button == "C":
             if kind == LONG:
@@ -98,25 +90,24 @@ class Launch(Screen):
                 r.home()
 
 
-class Score(Screen):
+class Score(GameScreen):
     """The eight results: A next boat, B changes its value (2, 1, 0), C confirms; a long C goes back to
     the last launch while nothing is entered yet."""
 
     name = "pc_score"
-
-    def draw(self, fb, now):
-        draws.draw_score(fb, self, now)
+    paint = staticmethod(draws.draw_score)
 
     def press(self, button, kind):
+        if button == "A" and kind != LONG:
+            self.cursor = (self.cursor + 1) % game.BOATS
+        else:
+            super().press(button, kind)  # a long A: the in-game menu
+
+    def act(self, button, kind):
         r = self.reader
         box = self.box
         results = box.state["results"]
-        if button == "A":
-            if kind == LONG:
-                r.push(in_game_menu(r))
-                return
-            self.cursor = (self.cursor + 1) % game.BOATS
-        elif button == "B":
+        if button == "B":
             now = results[self.cursor]
             box.move(None, "set_result", {"boat": self.cursor + 1, "result": NEXT_RESULT[now], "was": now})
         elif button == "C":
@@ -133,29 +124,24 @@ class Score(Screen):
             r.home()
 
 
-class Scored(Screen):
+class Scored(GameScreen):
     name = "pc_round"
+    paint = staticmethod(draws.draw_round)
 
-    def draw(self, fb, now):
-        draws.draw_round(fb, self, now)
-
-    def press(self, button, kind):
-        r = self.reader
-        if button == "A":
-            r.push(in_game_menu(r))
-        elif button == "C":
+    def act(self, button, kind):
+        if button == "C":
             self.box.move(None, "next_round")
-            r.home()
+            self.reader.home()
 
 
-def Final(reader):
-    """The total against the target, then the three rounds (A back); then a new course or a new game
-    (tidebox/end.py)."""
+def final(reader):
+    """The end screen (tidebox/end.py): the total against the target, then the three rounds; then a
+    new course or a new game."""
     from tidebox import end
 
     name = "pc_final"  # the screen's name (the tests and the simulator read it)
-    return end.End(reader, name, draws.draw_final, pages=draws.final_pages, choices=(
-        ("New course", "New course?", new_course), end.NEW_GAME), menu=("What next?", "pc_end"))
+    return end.End(reader, name, game, draws.draw_final, pages=draws.final_pages, choices=(
+        ("New course", "New course?", new_course), end.NEW_GAME_CHOICE), menu=("What next?", "pc_end"))
 
 
 def new_course(reader):

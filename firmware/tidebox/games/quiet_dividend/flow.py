@@ -5,37 +5,42 @@
 from tidebox.box import PLAY, Refused
 from tidebox.games.base import GameError
 from tidebox.games.quiet_dividend import rules as game
-from tidebox.games.quiet_dividend import screens as draws
-from tidebox.screens import ListMenu, Screen, in_game_menu, turn_page
-
-_seen = [None]  # payouts the reader has stepped past (None: not known yet, e.g. after a restart)
+from tidebox.games.quiet_dividend import drawing as draws
+from tidebox.screens import GameScreen, ListMenu, Screen, in_game_menu, turn_page
 
 
-def _unseen(state):
+def kept():
+    """What the reader keeps for the game: the payouts it has stepped past (None: not known yet,
+    e.g. after a restart)."""
+    return {"seen": None}
+
+
+def _unseen(reader, state):
     """Index of the first payout the reader has not stepped past, or None."""
     paid = len(state["payouts"])
-    if _seen[0] is None:
+    kept = reader.kept
+    if kept["seen"] is None:
         # After a restart: a payout is still news while no turn of the next lap has been taken.
         log = state["log"]
         last = log[-1] if log else None
         if isinstance(last, list):  # older saves kept [lap, seat, ...]
             last = last[0] * 10000
         news = paid and last is not None and last // 10000 == state["payouts"][-1]["lap"]
-        _seen[0] = paid - 1 if news else paid
-    if _seen[0] > paid:  # an undone turn took a payout back, or a new game began
-        _seen[0] = paid
-    return _seen[0] if _seen[0] < paid else None
+        kept["seen"] = paid - 1 if news else paid
+    if kept["seen"] > paid:  # an undone turn took a payout back, or a new game began
+        kept["seen"] = paid
+    return kept["seen"] if kept["seen"] < paid else None
 
 
 def home(reader):
     """The screen for the game's state: a payout not yet shown, the end, or the board."""
     box = reader.box
     state = box.state
-    index = _unseen(state)
+    index = _unseen(reader, state)
     if index is not None:
         return Payout(reader, index, len(state["payouts"]), news=True)
     if game.is_over(state):
-        return Final(reader)
+        return final(reader)
     return Board(reader)
 
 
@@ -113,7 +118,7 @@ def menu_items(reader):
     return items
 
 
-class Board(Screen):
+class Board(GameScreen):
     """The public board: the clubs' values, the laps (payout laps marked), whose turn it is."""
 
     name = "qd_board"
@@ -123,8 +128,7 @@ class Board(Screen):
         self.paid = len(self.box.state["payouts"])
         self.seq = self.box.seq
 
-    def draw(self, fb, now):
-        draws.draw_board(fb, self, now)
+    paint = staticmethod(draws.draw_board)
 
     def tick(self, now):
         # A phone's turn may have ended a payout lap or the game: show it at once.
@@ -138,14 +142,11 @@ class Board(Screen):
                 return True
         return False
 
-    def press(self, button, kind):
-        r = self.reader
-        if button == "A":
-            r.push(in_game_menu(r))
-        elif button == "B":
-            r.push(Shares(r))
-        elif button == "C":
-            enter_turn(r)
+    def act(self, button, kind):
+        if button == "B":
+            self.reader.push(Shares(self.reader))
+        else:
+            enter_turn(self.reader)
 
 
 class Shares(Screen):
@@ -202,26 +203,22 @@ class Payout(Screen):
                 self.index += 1
                 self.page = 0
             elif self.news:
-                _seen[0] = len(state["payouts"])
+                r.kept["seen"] = len(state["payouts"])
                 r.home()
             else:
                 r.pop()
 
 
-def Final(reader):
-    """The winners (tied leaders share the win), the final standings (shared ranks, paged), then what
-    next: a rematch (seating reversed, another first player) or a new game with the same players. A
-    opens the menu (an undo there brings the board back), B goes back to the winners (tidebox/end.py)."""
+def final(reader):
+    """The end screen (tidebox/end.py): the winners (tied leaders share the win), the final
+    standings (shared ranks, paged), then what next: a rematch (seating reversed, another first
+    player) or a new game with the same players. An undo from the menu brings the board back."""
     from tidebox import end
 
     name = "qd_final"  # the screen's name (the tests and the simulator read it)
-    return end.End(reader, name, draws.draw_final, pages=final_pages, top="B", choices=(
-        ("Rematch", "Rematch now?", rematch), end.NEW_GAME), menu=("Play again?", "qd_again"),
+    return end.End(reader, name, game, choices=(
+        ("Rematch", "Rematch now?", rematch), end.NEW_GAME_CHOICE), menu=("Play again?", "qd_again"),
         over=game.is_over)
-
-
-def final_pages(screen):
-    return max(1, (len(screen.box.state["names"]) + draws.PAGE - 1) // draws.PAGE)
 
 
 def rematch(reader):
@@ -233,5 +230,5 @@ def rematch(reader):
     except GameError as e:
         raise Refused(409, e.message)
     box.restart(state)
-    _seen[0] = 0
+    reader.kept["seen"] = 0
     reader.home()

@@ -1,18 +1,29 @@
-# Token Tide on the box: the tide card, the allocation countdown, the stepped reveal, the end, and a
-# player's private entry on the box, as screen objects on the reader's stack (see tidebox/reader.py).
+# Token Tide on the box: the tide card, the allocation countdown (its seconds, and at zero a tone
+# and the panel flashing), the stepped reveal, the end, and a player's private entry on the box
+# (handed over, then locked in), as screen objects on the reader's stack (see tidebox/reader.py).
 # The box's own screens (joining, setup, menus, confirmations) are in tidebox/screens.py.
+import time
+
+from micropython import const
+
+from tidebox import draw
 from tidebox.box import OVER
 from tidebox.buttons import LONG
+from tidebox.games.token_tide import drawing as draws
 from tidebox.games.token_tide import rules as game
-from tidebox.games.token_tide import screens as draws
-from tidebox.screens import Entered, Handoff, PickSeat, Screen, in_game_menu
+from tidebox.screens import GameScreen, PickSeat, Screen
+
+FLASH_MS = const(3000)  # the screen flashes this long when the countdown reaches zero
+FLASH_HALF_MS = const(250)  # ... four times a second
+TONE_HZ = const(2000)  # a piezo's loudest region is around 2-4 kHz
+TONE_MS = const(300)
 
 
 def home(reader):
     """The screen for the game's phase (after a resume, a menu or an action)."""
     box = reader.box
     if box.phase == OVER:
-        return Final(reader)
+        return final(reader)
     state = box.state
     if state["phase"] == game.PHASE_REVEALED:
         return Reveal(reader)
@@ -24,6 +35,46 @@ def home(reader):
 progress = draws.round_label  # progress(state): one line for the resume screen
 
 
+def kept():
+    """What the reader keeps for the game while it is played: the countdown's last second drawn and
+    when it reached zero (None: not yet, or the flash was stopped)."""
+    return {"second": -1, "expired": None}
+
+
+def tick(reader, now):
+    """Every other loop pass while the game is played: a screen that shows the countdown (class
+    attribute `counts_down`) is redrawn once a second and flashes for FLASH_MS when it reaches zero;
+    the box beeps once whatever it shows. Allocates nothing. True when the panel must be drawn."""
+    kept = reader.kept
+    countdown = reader.box.countdown
+    counts_down = getattr(reader.top(), "counts_down", False)
+    changed = False
+    if countdown.deadline is not None:
+        second = countdown.left_ms(now) // 1000
+        if second != kept["second"]:
+            kept["second"] = second
+            changed = counts_down
+        if kept["expired"] is None and countdown.expired(now):
+            kept["expired"] = now
+            if reader.buzzer:
+                reader.buzzer.tone(TONE_HZ, TONE_MS)
+            changed = True
+    invert = 0
+    expired = kept["expired"]
+    if counts_down and expired is not None:
+        since = time.ticks_diff(now, expired)
+        if since < FLASH_MS:
+            invert = (since // FLASH_HALF_MS) & 1
+    reader.invert(invert)
+    return changed
+
+
+def stop_flash(reader):
+    """The countdown was extended or the round revealed: no more flashing."""
+    reader.kept["expired"] = None
+    reader.invert(0)
+
+
 def menu_items(reader):
     """The game's items in the reader's in-game menu."""
     box = reader.box
@@ -31,48 +82,40 @@ def menu_items(reader):
     def enter():
         waiting = box.to_act()
         reader.push(PickSeat(reader, "Enter for?", lambda seat: reader.push(
-            Handoff(reader, seat, lambda: Entry(reader, seat))), seats=waiting or None))
+            Handoff(reader, seat)), seats=waiting or None))
 
     return [("Enter on box", enter)]
 
 
-class Card(Screen):
+class Card(GameScreen):
     name = "card"
+    paint = staticmethod(draws.draw_card)
 
-    def draw(self, fb, now):
-        draws.draw_card(fb, self, now)
-
-    def press(self, button, kind):
-        r = self.reader
-        if button == "A":
-            r.push(in_game_menu(r))
-        elif button == "C":
-            r.stop_flash()
+    def act(self, button, kind):
+        if button == "C":
+            r = self.reader
+            stop_flash(r)
             self.box.start_timer(self.box.options["timer"])
             r.replace(Allocate(r))
 
 
-class Allocate(Screen):
+class Allocate(GameScreen):
     name = "allocate"
-    counts_down = True  # redrawn every second; flashes when the countdown reaches zero
+    paint = staticmethod(draws.draw_allocate)
+    counts_down = True  # redrawn every second; flashes when the countdown reaches zero (tick)
 
-    def draw(self, fb, now):
-        draws.draw_allocate(fb, self, now)
-
-    def press(self, button, kind):
+    def act(self, button, kind):
         r = self.reader
         box = self.box
-        if button == "A":
-            r.push(in_game_menu(r))
-        elif button == "B":
+        if button == "B":
             if box.extend_timer():
-                r.stop_flash()
+                stop_flash(r)
         elif button == "C":
             waiting = box.to_act()
             if waiting:
                 r.message = "Waiting for %d" % len(waiting)
                 return
-            r.stop_flash()
+            stop_flash(r)
             box.move(None, "reveal")
             box.countdown.stop()
             r.replace(Reveal(r))
@@ -87,12 +130,14 @@ def shown_step(box):
     return -1
 
 
-class Reveal(Screen):
-    """The stepped reveal (draws.REVEAL_STEPS), paged where a step has many lines. The phones follow
+class Reveal(GameScreen):
+    """The stepped reveal (draws.REVEAL_STEPS), paged where a step has many lines; A goes back a
+    page or a step, C on. The phones follow
     it: the furthest step reached is published in box.shown["reveal"]. A long press on C goes
     straight to the last step (the standings): the phones then show the whole breakdown."""
 
     name = "reveal"
+    paint = staticmethod(draws.draw_reveal)
 
     def __init__(self, reader):
         super().__init__(reader)
@@ -102,9 +147,6 @@ class Reveal(Screen):
     def publish(self):
         step = max(self.step, shown_step(self.box))
         self.box.show("reveal", {"round": self.box.state["last"]["round"], "step": step})
-
-    def draw(self, fb, now):
-        draws.draw_reveal(fb, self, now)
 
     def press(self, button, kind):
         last = self.box.state["last"]
@@ -132,13 +174,37 @@ class Reveal(Screen):
             self.publish()
 
 
-def Final(reader):
-    """The winners, then the final standings (paged; A back to the winners); then "New game?" keeps
-    the table (tidebox/end.py)."""
+def final(reader):
+    """The end screen (tidebox/end.py): the winners, then the final standings (paged); then "New
+    game?" keeps the table. Tied winners are listed up to five lines, cut to eight characters."""
     from tidebox.end import End
 
     name = "final"  # the screen's name (the tests and the simulator read it)
-    return End(reader, name, draws.draw_final, pages=lambda r: draws.standings_page(r)[1])
+    return End(reader, name, game, tie_width=8, tie_points=False)
+
+
+class Handoff(Screen):
+    """Before a private entry on the box: the box is passed to one player."""
+
+    name = "handoff"
+
+    def __init__(self, reader, seat):
+        super().__init__(reader)
+        self.seat = seat
+
+    def draw(self, fb, now):
+        name = self.box.seats.names[self.seat]
+        draw.title(fb, "Private entry")
+        draw.center(fb, "Pass the box to", 14)
+        draw.big_center(fb, draw.fit(name, 8), 26, 2)
+        draw.center(fb, "only they look", 44)
+        draw.hints(fb, "", "back", "I am")
+
+    def press(self, button, kind):
+        if button == "C":
+            self.reader.replace(Entry(self.reader, self.seat))
+        elif button in ("A", "B"):
+            self.reader.pop()
 
 
 class Entry(Screen):
@@ -172,3 +238,24 @@ class Entry(Screen):
             self.box.move(self.pick, "allocate", {"allocation": list(self.entry), "ready": True})
             self.entry = [0, 0, 0]  # hide the numbers again at once
             r.replace(Entered(r, self.pick))
+
+
+class Entered(Screen):
+    """After a private entry: locked in, the numbers hidden, the box handed back."""
+
+    name = "entered"
+
+    def __init__(self, reader, seat):
+        super().__init__(reader)
+        self.seat = seat
+
+    def draw(self, fb, now):
+        draw.title(fb, "Locked in")
+        draw.center(fb, self.box.seats.names[self.seat], 18)
+        draw.center(fb, "numbers hidden", 30)
+        draw.center(fb, "hand it back", 40)
+        draw.hints(fb, "", "", "ok")
+
+    def press(self, button, kind):
+        if button == "C":
+            self.reader.home()
