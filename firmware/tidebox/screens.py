@@ -63,6 +63,14 @@ class GameScreen(Screen):
         pass
 
 
+class SeatScreen(Screen):
+    """A screen about one player: `seat`."""
+
+    def __init__(self, reader, seat):
+        super().__init__(reader)
+        self.seat = seat
+
+
 class Confirm(Screen):
     name = "confirm"
 
@@ -165,12 +173,11 @@ class PickSeat(Screen):
             self.on_pick(self.pick)
 
 
-class ShowCode(Screen):
+class ShowCode(SeatScreen):
     name = "show_code"
 
     def __init__(self, reader, seat, code):
-        super().__init__(reader)
-        self.seat = seat
+        super().__init__(reader, seat)
         self.code = code
 
     def draw(self, fb, now):

@@ -87,6 +87,12 @@ def tick(reader, now):
     if time.ticks_diff(now, due) < 0:
         return False
     clock["due"] = None
+    _rival_moves(reader, box, state)
+    return True
+
+
+def _rival_moves(reader, box, state):
+    """The rival to act moves (apart from tick: its call frame stays small enough for the C stack)."""
     seat = game.current(state)
     shift, place = rivals.choose(state, seat, box.random_below)
     try:
@@ -95,7 +101,6 @@ def tick(reader, now):
         box.move(seat, "place", place)
     except Refused as e:  # e.g. the save failed: the box went back to what flash holds; try again
         reader.message = e.message
-    return True
 
 
 class Board(GameScreen):

@@ -11,7 +11,7 @@ from tidebox.box import OVER
 from tidebox.buttons import LONG
 from tidebox.games.token_tide import drawing as draws
 from tidebox.games.token_tide import rules as game
-from tidebox.screens import GameScreen, PickSeat, Screen
+from tidebox.screens import GameScreen, PickSeat, Screen, SeatScreen
 
 FLASH_MS = const(3000)  # the screen flashes this long when the countdown reaches zero
 FLASH_HALF_MS = const(250)  # ... four times a second
@@ -44,29 +44,39 @@ def kept():
 def tick(reader, now):
     """Every other loop pass while the game is played: a screen that shows the countdown (class
     attribute `counts_down`) is redrawn once a second and flashes for FLASH_MS when it reaches zero;
-    the box beeps once whatever it shows. Allocates nothing. True when the panel must be drawn."""
-    kept = reader.kept
-    countdown = reader.box.countdown
+    the box beeps once whatever it shows. Allocates nothing (its parts' call frames are small enough
+    for the C stack). True when the panel must be drawn."""
     counts_down = getattr(reader.top(), "counts_down", False)
-    changed = False
-    if countdown.deadline is not None:
-        second = countdown.left_ms(now) // 1000
-        if second != kept["second"]:
-            kept["second"] = second
-            changed = counts_down
-        if kept["expired"] is None and countdown.expired(now):
-            kept["expired"] = now
-            if reader.buzzer:
-                reader.buzzer.tone(TONE_HZ, TONE_MS)
-            changed = True
-    invert = 0
-    expired = kept["expired"]
-    if counts_down and expired is not None:
-        since = time.ticks_diff(now, expired)
-        if since < FLASH_MS:
-            invert = (since // FLASH_HALF_MS) & 1
-    reader.invert(invert)
+    changed = _count(reader, now, counts_down)
+    reader.invert(_flash(reader.kept["expired"], now) if counts_down else 0)
     return changed
+
+
+def _count(reader, now, counts_down):
+    """The countdown's new second (True when `counts_down`), and its zero (a tone; True)."""
+    countdown = reader.box.countdown
+    if countdown.deadline is None:
+        return False
+    kept = reader.kept
+    second = countdown.left_ms(now) // 1000
+    if second != kept["second"]:
+        kept["second"] = second
+    else:
+        counts_down = False  # now: whether the screen must be drawn again
+    if kept["expired"] is None and countdown.expired(now):
+        kept["expired"] = now
+        if reader.buzzer:
+            reader.buzzer.tone(TONE_HZ, TONE_MS)
+        return True
+    return counts_down
+
+
+def _flash(expired, now):
+    """Whether the panel is inverted `now`, the countdown having reached zero at `expired`."""
+    if expired is None:
+        return 0
+    since = time.ticks_diff(now, expired)
+    return (since // FLASH_HALF_MS) & 1 if since < FLASH_MS else 0
 
 
 def stop_flash(reader):
@@ -183,14 +193,10 @@ def final(reader):
     return End(reader, name, game, tie_width=8, tie_points=False)
 
 
-class Handoff(Screen):
+class Handoff(SeatScreen):
     """Before a private entry on the box: the box is passed to one player."""
 
     name = "handoff"
-
-    def __init__(self, reader, seat):
-        super().__init__(reader)
-        self.seat = seat
 
     def draw(self, fb, now):
         name = self.box.seats.names[self.seat]
@@ -240,14 +246,10 @@ class Entry(Screen):
             r.replace(Entered(r, self.pick))
 
 
-class Entered(Screen):
+class Entered(SeatScreen):
     """After a private entry: locked in, the numbers hidden, the box handed back."""
 
     name = "entered"
-
-    def __init__(self, reader, seat):
-        super().__init__(reader)
-        self.seat = seat
 
     def draw(self, fb, now):
         draw.title(fb, "Locked in")
