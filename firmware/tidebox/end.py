@@ -5,21 +5,21 @@
 # game's rules (`winners(state)` and `standings(state)`, the score line [rank, seat, total] the
 # phones show too); a game whose end says more gives its own drawing. Each game's flow.py makes it
 # with its name, its rules or drawing, and its choices. Only needed once a game is over: a flow
-# imports this module when it shows the end, and the reader forgets it again when the box leaves
-# the end (reader.home), so it takes no heap while a game is played.
+# imports this module when it shows the end, and the panel forgets it again when the box leaves
+# the end (panel.home), so it takes no heap while a game is played.
 from tidebox import draw
 from tidebox.screens import GameScreen, ListMenu
 
 PAGE = 5  # standings lines between the title and the hints
 
 
-def new_game(reader):
+def new_game(panel):
     """The same table back at the game menu, where the same game or another is chosen (on a fresh
-    heap: Reader.to_game_menu)."""
-    reader.to_game_menu()
+    heap: Panel.to_game_menu)."""
+    panel.to_game_menu()
 
 
-# A "what next" choice: label, question, action(reader). (The phones' move of that name is box.NEW_GAME.)
+# A "what next" choice: label, question, action(panel). (The phones' move of that name is box.NEW_GAME.)
 NEW_GAME_CHOICE = ("New game", "New game?", new_game)
 
 
@@ -65,8 +65,8 @@ def _one_page(screen):
     return 1
 
 
-def _asker(reader, question, action):
-    return lambda: reader.ask(question, lambda: action(reader))
+def _asker(panel, question, action):
+    return lambda: panel.ask(question, lambda: action(panel))
 
 
 class End(GameScreen):
@@ -74,14 +74,14 @@ class End(GameScreen):
     the standings' `screen.page` (default: draw_winners_standings); `pages(screen)` is how many pages
     the standings take (default: the default standings' pages; with a drawing of its own, one). A
     opens the in-game menu, B goes back to the winners, C steps on, pages on, then asks what next:
-    `choices` are (label, question, action(reader)); with no `menu` the first is asked at once, else
+    `choices` are (label, question, action(panel)); with no `menu` the first is asked at once, else
     they are listed with Back in a menu `(title, screen name)`. `over(state)`: while the game is
     shown it must stay true, else (the last turn undone, a new game started from a phone) the game's
     own screen takes over."""
 
-    def __init__(self, reader, name, rules, paint=None, pages=None, choices=(NEW_GAME_CHOICE,),
+    def __init__(self, panel, name, rules, paint=None, pages=None, choices=(NEW_GAME_CHOICE,),
                  menu=None, over=None, tie_width=12, tie_points=True):
-        super().__init__(reader)
+        super().__init__(panel)
         self.name = name
         self.rules = rules
         if paint is None:
@@ -102,7 +102,7 @@ class End(GameScreen):
         return self.over is not None and self.home_if(state is None or not self.over(state))
 
     def act(self, button, kind):
-        r = self.reader
+        r = self.panel
         if button == "B":
             self.step = 0
             self.page = 0

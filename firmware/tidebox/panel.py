@@ -1,4 +1,6 @@
-# The reader's box: which screen the OLED shows and what buttons A, B and C do on it.
+# The box's panel: which screen the OLED shows and what buttons A, B and C do on it. The person at
+# the buttons is the reader; the "reader" in a game's state (Token Tide's state["reader"], the
+# player whose round it is to read) is that game's role, not this.
 #
 # The screens are a stack of small objects (lobby.py and screens.py for the box's own, the chosen
 # game's flow.py for the game's): the top one draws and takes the presses; a menu or a question is
@@ -27,7 +29,10 @@ class QrImages:
         fb.blit(self.images[view], 0, 0)
 
 
-class Reader:
+class Panel:
+    """The OLED and the buttons: the stack of screens, the chosen game's flow, and what its screens
+    share (`kept`). Every screen holds it as `screen.panel`."""
+
     def __init__(self, box, display, buzzer):
         self.box = box
         self.fb = display
@@ -47,7 +52,7 @@ class Reader:
         # From a press until its screen is shown: [button, kind, screen, box.seq] (see press).
         self.pressing = [None, None, None, 0]
         box.listeners.append(self.touch)
-        box.reader = self
+        box.panel = self
 
     # ------------------------------------------------------------ the stack
 
@@ -128,11 +133,11 @@ class Reader:
             self.flow_id = game_id
             if self.flow_id is not None:
                 self.flow = games.load(self.flow_id, "flow")
-                # A game that acts by itself (computer rivals, a countdown) offers tick(reader, now)
+                # A game that acts by itself (computer rivals, a countdown) offers tick(panel, now)
                 # -> changed, called while it is played.
                 self.flow_tick = getattr(self.flow, "tick", None)
-                # A game whose screens share state offers kept() -> a dict of it, which the reader
-                # holds (reader.kept) until the game's screens are let go.
+                # A game whose screens share state offers kept() -> a dict of it, which the panel
+                # holds (panel.kept) until the game's screens are let go.
                 kept = getattr(self.flow, "kept", None)
                 self.kept = kept() if kept else None
 

@@ -1,9 +1,9 @@
-# The box's own screens used all through a game (any game): the Screen base and a game's screen's
-# (GameScreen), list menus, paged reading, confirmations, picking a seat, rejoin codes and the
+# The box's own screens used all through a game (any game): the Screen bases (a game's: GameScreen;
+# one player's: SeatScreen), list menus, paged reading, confirmations, picking a seat, rejoin codes and the
 # reader's in-game menu. The screens only needed before a game are apart: the splash and the resume
-# offer in welcome.py, the game menu, joining and setup in lobby.py, which the reader unloads while a
+# offer in welcome.py, the game menu, joining and setup in lobby.py, which the panel unloads while a
 # game is played; the end of a game (winners, standings, what next) is in end.py, imported when a
-# game ends. Each screen is a small object on the reader's stack: `draw(fb, now)` on a cleared
+# game ends. Each screen is a small object on the panel's stack: `draw(fb, now)` on a cleared
 # frame, `press(button, kind)` for A, B and C.
 # The convention on every screen: A moves or opens the menu, B changes or steps, C goes on.
 from tidebox import draw
@@ -16,15 +16,15 @@ class Screen:
 
     name = ""
 
-    def __init__(self, reader):
-        self.reader = reader
-        self.box = reader.box
+    def __init__(self, panel):
+        self.panel = panel
+        self.box = panel.box
         self.cursor = 0  # highlighted line on list screens
         self.page = 0  # page of a long list
 
     @property
     def message(self):
-        return self.reader.message
+        return self.panel.message
 
     def draw(self, fb, now):
         pass
@@ -40,7 +40,7 @@ class Screen:
         """For tick(): when the game has moved on under this screen (a phone's turn, an undo), the
         screen for the game's state takes its place. Returns `moved_on`."""
         if moved_on:
-            self.reader.home()
+            self.panel.home()
         return moved_on
 
 
@@ -55,7 +55,7 @@ class GameScreen(Screen):
 
     def press(self, button, kind):
         if button == "A":
-            self.reader.push(in_game_menu(self.reader))
+            self.panel.push(in_game_menu(self.panel))
         else:
             self.act(button, kind)
 
@@ -66,16 +66,16 @@ class GameScreen(Screen):
 class SeatScreen(Screen):
     """A screen about one player: `seat`."""
 
-    def __init__(self, reader, seat):
-        super().__init__(reader)
+    def __init__(self, panel, seat):
+        super().__init__(panel)
         self.seat = seat
 
 
 class Confirm(Screen):
     name = "confirm"
 
-    def __init__(self, reader, question, on_yes):
-        super().__init__(reader)
+    def __init__(self, panel, question, on_yes):
+        super().__init__(panel)
         self.question = question
         self.on_yes = on_yes
 
@@ -88,10 +88,10 @@ class Confirm(Screen):
 
     def press(self, button, kind):
         if button == "C":
-            self.reader.pop()
+            self.panel.pop()
             self.on_yes()
         elif button == "A":
-            self.reader.pop()
+            self.panel.pop()
 
 
 class ListMenu(Screen):
@@ -99,8 +99,8 @@ class ListMenu(Screen):
 
     name = "menu"
 
-    def __init__(self, reader, title, items, name=None):
-        super().__init__(reader)
+    def __init__(self, panel, title, items, name=None):
+        super().__init__(panel)
         self.title = title
         self.items = items
         if name:
@@ -127,7 +127,7 @@ class ListMenu(Screen):
         if button == "A":
             self.cursor = (self.cursor + 1) % len(self.items)
         elif button == "B":
-            self.reader.pop()
+            self.panel.pop()
         elif button == "C":
             self.items[self.cursor][1]()
 
@@ -144,8 +144,8 @@ class PickSeat(Screen):
 
     name = "pick_seat"
 
-    def __init__(self, reader, title, on_pick, seats=None, every=False):
-        super().__init__(reader)
+    def __init__(self, panel, title, on_pick, seats=None, every=False):
+        super().__init__(panel)
         self.title = title
         self.on_pick = on_pick
         names = self.box.seats.names
@@ -167,17 +167,17 @@ class PickSeat(Screen):
             at = self.seats.index(self.pick) if self.pick in self.seats else -1
             self.pick = self.seats[(at + 1) % len(self.seats)]
         elif button == "B":
-            self.reader.pop()
+            self.panel.pop()
         elif button == "C":
-            self.reader.pop()
+            self.panel.pop()
             self.on_pick(self.pick)
 
 
 class ShowCode(SeatScreen):
     name = "show_code"
 
-    def __init__(self, reader, seat, code):
-        super().__init__(reader, seat)
+    def __init__(self, panel, seat, code):
+        super().__init__(panel, seat)
         self.code = code
 
     def draw(self, fb, now):
@@ -189,7 +189,7 @@ class ShowCode(SeatScreen):
     def press(self, button, kind):
         if button in ("B", "C"):
             self.code = ""
-            self.reader.home()
+            self.panel.home()
 
 
 def turn_page(screen, button, pages):
@@ -199,26 +199,26 @@ def turn_page(screen, button, pages):
     elif button == "C" and screen.page + 1 < pages:
         screen.page += 1
     elif button in ("A", "C"):
-        screen.reader.pop()
+        screen.panel.pop()
 
 
-def in_game_menu(reader):
+def in_game_menu(panel):
     """The reader's menu during a game: the box's own items and the game's (flow.menu_items)."""
-    box = reader.box
+    box = panel.box
 
     def drop():
-        reader.push(PickSeat(reader, "Drop who?", lambda seat: reader.ask(
+        panel.push(PickSeat(panel, "Drop who?", lambda seat: panel.ask(
             "Drop " + box.seats.names[seat] + "?", lambda: dropped(seat))))
 
     def dropped(seat):
         box.drop(seat)
-        reader.home()
+        panel.home()
 
     def code():
-        reader.push(PickSeat(reader, "Code for?", lambda seat: reader.push(
-            ShowCode(reader, seat, box.rejoin_code(seat)))))
+        panel.push(PickSeat(panel, "Code for?", lambda seat: panel.push(
+            ShowCode(panel, seat, box.rejoin_code(seat)))))
 
     items = [("Drop player", drop), ("Rejoin code", code)]
-    items.extend(reader.flow.menu_items(reader))
-    items.append(("Back", reader.pop))
-    return ListMenu(reader, "Menu", items)
+    items.extend(panel.flow.menu_items(panel))
+    items.append(("Back", panel.pop))
+    return ListMenu(panel, "Menu", items)

@@ -12,14 +12,14 @@ from tidebox import screens
 from tidebox.box import Box
 from tidebox.games.pearl_reach import rules
 from tidebox.games.seeded import Seeded
-from tidebox.reader import Reader
+from tidebox.panel import Panel
 from tidebox.storage import Storage
 
 board = board_module.make_board()
 rng = Seeded(8)
 board.urandom = lambda n: bytes(rng.below(256) for _ in range(n))
 box = Box(board, Storage(os.getenv("TIDEBOX_STATE_DIR")))
-reader = Reader(box, board.display, None)
+reader = Panel(box, board.display, None)
 box.choose_game("pearl_reach")
 for name in ("Ada", "Bo"):
     box.join(name)

@@ -8,7 +8,7 @@ import board as board_module
 from tidebox import lobby, screens
 from tidebox.box import Box
 from tidebox.games.seeded import Seeded
-from tidebox.reader import Reader
+from tidebox.panel import Panel
 from tidebox.storage import Storage
 
 folder = os.getenv("TIDEBOX_STATE_DIR")
@@ -17,7 +17,7 @@ rng = Seeded(3)
 board.urandom = lambda n: bytes(rng.below(256) for _ in range(n))  # a reproducible course
 box = Box(board, Storage(folder))
 box.password = "txk2xdfnrqgt"
-reader = Reader(box, board.display, None)
+reader = Panel(box, board.display, None)
 frames = {}
 
 

@@ -9,7 +9,7 @@ from tidebox import lobby, screens
 from tidebox.box import Box
 from tidebox.games.pearl_reach import rivals
 from tidebox.games.seeded import Seeded
-from tidebox.reader import Reader
+from tidebox.panel import Panel
 from tidebox.storage import Storage
 
 folder = os.getenv("TIDEBOX_STATE_DIR")
@@ -18,7 +18,7 @@ rng = Seeded(5)
 board.urandom = lambda n: bytes(rng.below(256) for _ in range(n))  # a reproducible game
 box = Box(board, Storage(folder))
 box.password = "txk2xdfnrqgt"
-reader = Reader(box, board.display, None)
+reader = Panel(box, board.display, None)
 frames = {}
 
 

@@ -8,14 +8,14 @@ import board as board_module
 from tidebox import lobby, screens
 from tidebox.box import Box
 from tidebox.games.seeded import Seeded
-from tidebox.reader import Reader
+from tidebox.panel import Panel
 from tidebox.storage import Storage
 
 board = board_module.make_board()
 rng = Seeded(1)
 board.urandom = lambda n: bytes(rng.below(256) for _ in range(n))  # deterministic tokens and codes
 box = Box(board, Storage(os.getenv("TIDEBOX_STATE_DIR")))
-reader = Reader(box, board.display, None)
+reader = Panel(box, board.display, None)
 frames = {}
 
 

@@ -8,7 +8,7 @@ import board as board_module
 from tidebox import lobby, screens, welcome
 from tidebox.box import Box
 from tidebox.games.seeded import Seeded
-from tidebox.reader import QrImages, Reader
+from tidebox.panel import QrImages, Panel
 from tidebox.storage import Storage
 
 folder = os.getenv("TIDEBOX_STATE_DIR")
@@ -17,7 +17,7 @@ rng = Seeded(1)
 board.urandom = lambda n: bytes(rng.below(256) for _ in range(n))  # deterministic tokens and codes
 box = Box(board, Storage(folder))
 box.password = "txk2xdfnrqgt"
-reader = Reader(box, board.display, None)
+reader = Panel(box, board.display, None)
 try:
     from tidebox import join_qr
 

@@ -1,6 +1,6 @@
 # Paper Current on the box: the course card (name, launch zone picture, bonus), one press per launch,
 # score entry for the eight boats, the round's score and the end of the course, as screen objects on
-# the reader's stack (see tidebox/reader.py). Phones may enter results too (page.js).
+# the panel's stack (see tidebox/panel.py). Phones may enter results too (page.js).
 from tidebox.box import OVER, Refused
 from tidebox.buttons import LONG
 from tidebox.games.base import GameError
@@ -11,33 +11,33 @@ from tidebox.screens import GameScreen
 NEXT_RESULT = {None: 2, 2: 1, 1: 0, 0: 2}  # B on the score screen: inner, outer, out, inner...
 
 
-def home(reader):
+def home(panel):
     """The screen for the game's phase (after a resume, a menu or an action)."""
-    box = reader.box
+    box = panel.box
     if box.phase == OVER:
-        return final(reader)
+        return final(panel)
     phase = box.state["phase"]
     if phase == game.PHASE_SCORED:
-        return Scored(reader)
+        return Scored(panel)
     if phase == game.PHASE_SCORE:
-        return Score(reader)
+        return Score(panel)
     if box.state["launch"] == 0:
-        return Card(reader)
-    return Launch(reader)
+        return Card(panel)
+    return Launch(panel)
 
 
 progress = draws.round_label  # progress(state): one line for the resume screen
 
 
-def menu_items(reader):
+def menu_items(panel):
     """The game's items in the reader's in-game menu."""
-    box = reader.box
+    box = panel.box
 
     def replay():
         box.move(None, "replay_round")
-        reader.home()
+        panel.home()
 
-    return [("Replay round", lambda: reader.ask("Replay this round?", replay))]
+    return [("Replay round", lambda: panel.ask("Replay this round?", replay))]
 
 
 class Card(GameScreen):
@@ -47,12 +47,12 @@ class Card(GameScreen):
     name = "pc_card"
     paint = staticmethod(draws.draw_card)
 
-    def __init__(self, reader, peek=False):
-        super().__init__(reader)
+    def __init__(self, panel, peek=False):
+        super().__init__(panel)
         self.peek = peek
 
     def act(self, button, kind):
-        r = self.reader
+        r = self.panel
         if button == "B":
             if self.page > 0:
                 self.page -= 1
@@ -72,7 +72,7 @@ class Launch(GameScreen):
     paint = staticmethod(draws.draw_launch)
 
     def act(self, button, kind):
-        r = self.reader
+        r = self.panel
         box = self.box
         if button == "B":
             r.push(Card(r, peek=True))
@@ -104,7 +104,7 @@ class Score(GameScreen):
             super().press(button, kind)  # a long A: the in-game menu
 
     def act(self, button, kind):
-        r = self.reader
+        r = self.panel
         box = self.box
         results = box.state["results"]
         if button == "B":
@@ -131,25 +131,25 @@ class Scored(GameScreen):
     def act(self, button, kind):
         if button == "C":
             self.box.move(None, "next_round")
-            self.reader.home()
+            self.panel.home()
 
 
-def final(reader):
+def final(panel):
     """The end screen (tidebox/end.py): the total against the target, then the three rounds; then a
     new course or a new game."""
     from tidebox import end
 
     name = "pc_final"  # the screen's name (the tests and the simulator read it)
-    return end.End(reader, name, game, draws.draw_final, pages=draws.final_pages, choices=(
+    return end.End(panel, name, game, draws.draw_final, pages=draws.final_pages, choices=(
         ("New course", "New course?", new_course), end.NEW_GAME_CHOICE), menu=("What next?", "pc_end"))
 
 
-def new_course(reader):
+def new_course(panel):
     """A fresh course at the same table, saved like any change (Box.restart)."""
-    box = reader.box
+    box = panel.box
     try:
         course = game.new_course(box.state, box.random_below)
     except GameError as e:
         raise Refused(e.status, e.message)
     box.restart(course)
-    reader.home()
+    panel.home()

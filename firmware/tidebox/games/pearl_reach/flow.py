@@ -11,26 +11,26 @@ from tidebox.screens import GameScreen, Screen, turn_page
 
 
 def kept():
-    """The rivals' clock, which the reader keeps between screens. Compared by identity and value
+    """The rivals' clock, which the panel keeps between screens. Compared by identity and value
     only, so a loop pass with nothing due allocates nothing: the game (state dict) and move count
     the due time was set for, and when the rival to act moves (None: no rival to act); `paused`,
     the game the reader paused."""
     return {"state": None, "seq": -1, "due": None, "paused": None}
 
 
-def home(reader):
+def home(panel):
     """The screen for the game's state: the board while playing, the final standings at the end."""
-    if reader.box.phase == PLAY:
-        return Board(reader)
-    return final(reader)
+    if panel.box.phase == PLAY:
+        return Board(panel)
+    return final(panel)
 
 
 progress = draws.progress  # progress(state): one line for the resume screen
 
 
-def paused(reader):
-    held = reader.kept["paused"]
-    return held is not None and held is reader.box.state
+def paused(panel):
+    held = panel.kept["paused"]
+    return held is not None and held is panel.box.state
 
 
 def rival_to_act(state):
@@ -38,40 +38,40 @@ def rival_to_act(state):
     return seat is not None and state["rivals"][seat] is not None
 
 
-def menu_items(reader):
+def menu_items(panel):
     """The game's items in the reader's in-game menu: pause or resume the rivals, end the game."""
-    box = reader.box
+    box = panel.box
 
     def pause():
-        reader.kept["paused"] = box.state
-        reader.pop()
+        panel.kept["paused"] = box.state
+        panel.pop()
 
     def resume():
-        reader.kept["paused"] = None
-        reader.pop()
+        panel.kept["paused"] = None
+        panel.pop()
 
     def end():
-        reader.to_game_menu()
+        panel.to_game_menu()
 
     items = []
     if box.phase != PLAY:
         pass
-    elif paused(reader):
+    elif paused(panel):
         items.append(("Resume rivals", resume))
     elif [r for r in box.state["rivals"] if r is not None]:
         items.append(("Pause rivals", pause))
-    items.append(("End game", lambda: reader.ask("End game?", end)))
+    items.append(("End game", lambda: panel.ask("End game?", end)))
     return items
 
 
-def tick(reader, now):
+def tick(panel, now):
     """Every loop pass while the box is in PLAY: when a rival is to act and the board is shown, it
     thinks for the game's rival speed (so people can follow), then makes its move (a shift, if it
     chooses one, then its placement) through box.move like any phone. True when it changed something.
     Rivals wait while the reader has paused them or has a menu, a question or the resume screen up;
     their thinking time starts again when the board is back."""
-    clock = reader.kept
-    box = reader.box
+    clock = panel.kept
+    box = panel.box
     state = box.state
     if state is not clock["state"] or box.seq != clock["seq"]:
         clock["state"] = state
@@ -81,17 +81,17 @@ def tick(reader, now):
     due = clock["due"]
     if due is None:
         return False
-    if clock["paused"] is state or not getattr(reader.top(), "rivals_play", False):
+    if clock["paused"] is state or not getattr(panel.top(), "rivals_play", False):
         clock["due"] = time.ticks_add(now, state["speed"] * 1000)
         return False
     if time.ticks_diff(now, due) < 0:
         return False
     clock["due"] = None
-    _rival_moves(reader, box, state)
+    _rival_moves(panel, box, state)
     return True
 
 
-def _rival_moves(reader, box, state):
+def _rival_moves(panel, box, state):
     """The rival to act moves (apart from tick: its call frame stays small enough for the C stack)."""
     seat = game.current(state)
     shift, place = rivals.choose(state, seat, box.random_below)
@@ -100,7 +100,7 @@ def _rival_moves(reader, box, state):
             box.move(seat, "shift", shift)
         box.move(seat, "place", place)
     except Refused as e:  # e.g. the save failed: the box went back to what flash holds; try again
-        reader.message = e.message
+        panel.message = e.message
 
 
 class Board(GameScreen):
@@ -110,13 +110,13 @@ class Board(GameScreen):
     rivals_play = True  # the rivals move while this screen is shown
 
     def draw(self, fb, now):
-        draws.draw_board(fb, self, now, paused(self.reader))
+        draws.draw_board(fb, self, now, paused(self.panel))
 
     def tick(self, now):
         return self.home_if(self.box.phase != PLAY)  # the last turn ended the game: the final standings
 
     def act(self, button, kind):
-        r = self.reader
+        r = self.panel
         r.push(Scores(r) if button == "B" else News(r))
 
 
@@ -135,7 +135,7 @@ class Scores(Screen):
 
     def press(self, button, kind):
         if button in ("A", "C"):
-            self.reader.pop()
+            self.panel.pop()
         elif button == "B":
             self.page = 1 - self.page
 
@@ -153,11 +153,11 @@ class News(Screen):
         turn_page(self, button, draws.news_pages(self.box.state))
 
 
-def final(reader):
+def final(panel):
     """The end screen (tidebox/end.py): the winners, then the final standings (points, then shells
     left); then "New game?" keeps the table and goes back to the game menu. A new game started from
     a phone brings the board back."""
     from tidebox.end import End
 
     name = "pr_final"  # the screen's name (the tests and the simulator read it)
-    return End(reader, name, game, draws.draw_final, over=game.is_over)
+    return End(panel, name, game, draws.draw_final, over=game.is_over)

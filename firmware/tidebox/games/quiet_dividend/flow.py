@@ -1,6 +1,6 @@
 # The Quiet Dividend on the box: the public board, everyone's shares, each payout as it happens, the
 # final standings and the rematch, and the reader's items (a turn entered on the box, undo) as screen
-# objects on the reader's stack (see tidebox/reader.py). Nothing is secret in this game, so a turn
+# objects on the panel's stack (see tidebox/panel.py). Nothing is secret in this game, so a turn
 # entered on the box needs no hand-off.
 from tidebox.box import PLAY, Refused
 from tidebox.games.base import GameError
@@ -10,15 +10,15 @@ from tidebox.screens import GameScreen, ListMenu, Screen, in_game_menu, turn_pag
 
 
 def kept():
-    """What the reader keeps for the game: the payouts it has stepped past (None: not known yet,
+    """What the panel keeps for the game: the payouts it has stepped past (None: not known yet,
     e.g. after a restart)."""
     return {"seen": None}
 
 
-def _unseen(reader, state):
+def _unseen(panel, state):
     """Index of the first payout the reader has not stepped past, or None."""
     paid = len(state["payouts"])
-    kept = reader.kept
+    kept = panel.kept
     if kept["seen"] is None:
         # After a restart: a payout is still news while no turn of the next lap has been taken.
         log = state["log"]
@@ -32,16 +32,16 @@ def _unseen(reader, state):
     return kept["seen"] if kept["seen"] < paid else None
 
 
-def home(reader):
+def home(panel):
     """The screen for the game's state: a payout not yet shown, the end, or the board."""
-    box = reader.box
+    box = panel.box
     state = box.state
-    index = _unseen(reader, state)
+    index = _unseen(panel, state)
     if index is not None:
-        return Payout(reader, index, len(state["payouts"]), news=True)
+        return Payout(panel, index, len(state["payouts"]), news=True)
     if game.is_over(state):
-        return final(reader)
-    return Board(reader)
+        return final(panel)
+    return Board(panel)
 
 
 progress = draws.lap_label  # progress(state): one line for the resume screen
@@ -60,61 +60,61 @@ def short_label(state, m):
     return "Join " + a["club"]
 
 
-def enter_turn(reader):
+def enter_turn(panel):
     """The turn of the player whose turn it is, picked from the legal actions (A next, C take)."""
-    box = reader.box
+    box = panel.box
     waiting = box.to_act()
     if not waiting:
-        reader.message = "No turn to enter"
+        panel.message = "No turn to enter"
         return
     seat = waiting[0]
     state = box.state
     items = []
     for m in game.legal_moves(state, seat):
-        items.append((short_label(state, m), _taker(reader, seat, m)))
+        items.append((short_label(state, m), _taker(panel, seat, m)))
     title = draws.draw.fit(state["names"][seat], 9) + "'s turn"
-    reader.push(ListMenu(reader, title, items, "qd_enter"))
+    panel.push(ListMenu(panel, title, items, "qd_enter"))
 
 
-def _taker(reader, seat, m):
+def _taker(panel, seat, m):
     def take():
-        reader.box.move(seat, m["move"], m["args"])
-        reader.home()
+        panel.box.move(seat, m["move"], m["args"])
+        panel.home()
     return take
 
 
-def undo(reader):
-    box = reader.box
+def undo(panel):
+    box = panel.box
     if not box.can_undo():
-        reader.message = "Nothing to undo"
+        panel.message = "Nothing to undo"
         return
 
     def undone():
         box.undo()
-        reader.home()
-        reader.message = "Turn undone"
+        panel.home()
+        panel.message = "Turn undone"
 
-    reader.ask("Undo last turn?", undone)
+    panel.ask("Undo last turn?", undone)
 
 
-def payouts(reader):
-    state = reader.box.state
+def payouts(panel):
+    state = panel.box.state
     if not state["payouts"]:
-        reader.message = "No payout yet"
+        panel.message = "No payout yet"
         return
-    reader.push(Payout(reader, 0, len(state["payouts"])))
+    panel.push(Payout(panel, 0, len(state["payouts"])))
 
 
-def menu_items(reader):
+def menu_items(panel):
     """The game's items in the reader's in-game menu."""
-    box = reader.box
+    box = panel.box
     items = []
     if box.to_act():
-        items.append(("Enter turn", lambda: enter_turn(reader)))
+        items.append(("Enter turn", lambda: enter_turn(panel)))
     if box.can_undo():
-        items.append(("Undo last turn", lambda: undo(reader)))
+        items.append(("Undo last turn", lambda: undo(panel)))
     if box.state["payouts"]:
-        items.append(("Payouts", lambda: payouts(reader)))
+        items.append(("Payouts", lambda: payouts(panel)))
     return items
 
 
@@ -123,8 +123,8 @@ class Board(GameScreen):
 
     name = "qd_board"
 
-    def __init__(self, reader):
-        super().__init__(reader)
+    def __init__(self, panel):
+        super().__init__(panel)
         self.paid = len(self.box.state["payouts"])
         self.seq = self.box.seq
 
@@ -137,16 +137,16 @@ class Board(GameScreen):
             return True
         if box.seq != self.seq:  # the game moved on: a note about the last turn ("Turn undone") goes
             self.seq = box.seq
-            if self.reader.message:
-                self.reader.message = ""
+            if self.panel.message:
+                self.panel.message = ""
                 return True
         return False
 
     def act(self, button, kind):
         if button == "B":
-            self.reader.push(Shares(self.reader))
+            self.panel.push(Shares(self.panel))
         else:
-            enter_turn(self.reader)
+            enter_turn(self.panel)
 
 
 class Shares(Screen):
@@ -167,8 +167,8 @@ class Payout(Screen):
 
     name = "qd_payout"
 
-    def __init__(self, reader, index, upto, news=False):
-        super().__init__(reader)
+    def __init__(self, panel, index, upto, news=False):
+        super().__init__(panel)
         self.index = index
         self.upto = upto
         self.news = news
@@ -180,7 +180,7 @@ class Payout(Screen):
         return self.home_if(self.index >= len(self.box.state["payouts"]))  # the turn that paid was undone
 
     def press(self, button, kind):
-        r = self.reader
+        r = self.panel
         state = self.box.state
         if self.index >= len(state["payouts"]):  # undone meanwhile
             r.home()
@@ -209,26 +209,26 @@ class Payout(Screen):
                 r.pop()
 
 
-def final(reader):
+def final(panel):
     """The end screen (tidebox/end.py): the winners (tied leaders share the win), the final
     standings (shared ranks, paged), then what next: a rematch (seating reversed, another first
     player) or a new game with the same players. An undo from the menu brings the board back."""
     from tidebox import end
 
     name = "qd_final"  # the screen's name (the tests and the simulator read it)
-    return end.End(reader, name, game, choices=(
+    return end.End(panel, name, game, choices=(
         ("Rematch", "Rematch now?", rematch), end.NEW_GAME_CHOICE), menu=("Play again?", "qd_again"),
         over=game.is_over)
 
 
-def rematch(reader):
+def rematch(panel):
     """The same table again: the rules reverse the seating order and pick a different first player;
     Box.restart plays it at once (a failed save puts back the finished game and is refused)."""
-    box = reader.box
+    box = panel.box
     try:
         state = game.rematch(box.state, box.random_below)
     except GameError as e:
         raise Refused(409, e.message)
     box.restart(state)
-    reader.kept["seen"] = 0
-    reader.home()
+    panel.kept["seen"] = 0
+    panel.home()

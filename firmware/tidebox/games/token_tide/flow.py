@@ -1,6 +1,6 @@
 # Token Tide on the box: the tide card, the allocation countdown (its seconds, and at zero a tone
 # and the panel flashing), the stepped reveal, the end, and a player's private entry on the box
-# (handed over, then locked in), as screen objects on the reader's stack (see tidebox/reader.py).
+# (handed over, then locked in), as screen objects on the panel's stack (see tidebox/panel.py).
 # The box's own screens (joining, setup, menus, confirmations) are in tidebox/screens.py.
 import time
 
@@ -19,45 +19,45 @@ TONE_HZ = const(2000)  # a piezo's loudest region is around 2-4 kHz
 TONE_MS = const(300)
 
 
-def home(reader):
+def home(panel):
     """The screen for the game's phase (after a resume, a menu or an action)."""
-    box = reader.box
+    box = panel.box
     if box.phase == OVER:
-        return final(reader)
+        return final(panel)
     state = box.state
     if state["phase"] == game.PHASE_REVEALED:
-        return Reveal(reader)
+        return Reveal(panel)
     if box.countdown.running() or not box.to_act():
-        return Allocate(reader)
-    return Card(reader)
+        return Allocate(panel)
+    return Card(panel)
 
 
 progress = draws.round_label  # progress(state): one line for the resume screen
 
 
 def kept():
-    """What the reader keeps for the game while it is played: the countdown's last second drawn and
+    """What the panel keeps for the game while it is played: the countdown's last second drawn and
     when it reached zero (None: not yet, or the flash was stopped)."""
     return {"second": -1, "expired": None}
 
 
-def tick(reader, now):
+def tick(panel, now):
     """Every other loop pass while the game is played: a screen that shows the countdown (class
     attribute `counts_down`) is redrawn once a second and flashes for FLASH_MS when it reaches zero;
     the box beeps once whatever it shows. Allocates nothing (its parts' call frames are small enough
     for the C stack). True when the panel must be drawn."""
-    counts_down = getattr(reader.top(), "counts_down", False)
-    changed = _count(reader, now, counts_down)
-    reader.invert(_flash(reader.kept["expired"], now) if counts_down else 0)
+    counts_down = getattr(panel.top(), "counts_down", False)
+    changed = _count(panel, now, counts_down)
+    panel.invert(_flash(panel.kept["expired"], now) if counts_down else 0)
     return changed
 
 
-def _count(reader, now, counts_down):
+def _count(panel, now, counts_down):
     """The countdown's new second (True when `counts_down`), and its zero (a tone; True)."""
-    countdown = reader.box.countdown
+    countdown = panel.box.countdown
     if countdown.deadline is None:
         return False
-    kept = reader.kept
+    kept = panel.kept
     second = countdown.left_ms(now) // 1000
     if second != kept["second"]:
         kept["second"] = second
@@ -65,8 +65,8 @@ def _count(reader, now, counts_down):
         counts_down = False  # now: whether the screen must be drawn again
     if kept["expired"] is None and countdown.expired(now):
         kept["expired"] = now
-        if reader.buzzer:
-            reader.buzzer.tone(TONE_HZ, TONE_MS)
+        if panel.buzzer:
+            panel.buzzer.tone(TONE_HZ, TONE_MS)
         return True
     return counts_down
 
@@ -79,20 +79,20 @@ def _flash(expired, now):
     return (since // FLASH_HALF_MS) & 1 if since < FLASH_MS else 0
 
 
-def stop_flash(reader):
+def stop_flash(panel):
     """The countdown was extended or the round revealed: no more flashing."""
-    reader.kept["expired"] = None
-    reader.invert(0)
+    panel.kept["expired"] = None
+    panel.invert(0)
 
 
-def menu_items(reader):
+def menu_items(panel):
     """The game's items in the reader's in-game menu."""
-    box = reader.box
+    box = panel.box
 
     def enter():
         waiting = box.to_act()
-        reader.push(PickSeat(reader, "Enter for?", lambda seat: reader.push(
-            Handoff(reader, seat)), seats=waiting or None))
+        panel.push(PickSeat(panel, "Enter for?", lambda seat: panel.push(
+            Handoff(panel, seat)), seats=waiting or None))
 
     return [("Enter on box", enter)]
 
@@ -103,7 +103,7 @@ class Card(GameScreen):
 
     def act(self, button, kind):
         if button == "C":
-            r = self.reader
+            r = self.panel
             stop_flash(r)
             self.box.start_timer(self.box.options["timer"])
             r.replace(Allocate(r))
@@ -115,7 +115,7 @@ class Allocate(GameScreen):
     counts_down = True  # redrawn every second; flashes when the countdown reaches zero (tick)
 
     def act(self, button, kind):
-        r = self.reader
+        r = self.panel
         box = self.box
         if button == "B":
             if box.extend_timer():
@@ -149,8 +149,8 @@ class Reveal(GameScreen):
     name = "reveal"
     paint = staticmethod(draws.draw_reveal)
 
-    def __init__(self, reader):
-        super().__init__(reader)
+    def __init__(self, panel):
+        super().__init__(panel)
         self.step = max(0, shown_step(self.box))  # back from a menu: where the table had got to
         self.publish()
 
@@ -179,18 +179,18 @@ class Reveal(GameScreen):
                 self.page = 0
             else:
                 self.box.move(None, "next_round")
-                self.reader.home()
+                self.panel.home()
                 return
             self.publish()
 
 
-def final(reader):
+def final(panel):
     """The end screen (tidebox/end.py): the winners, then the final standings (paged); then "New
     game?" keeps the table. Tied winners are listed up to five lines, cut to eight characters."""
     from tidebox.end import End
 
     name = "final"  # the screen's name (the tests and the simulator read it)
-    return End(reader, name, game, tie_width=8, tie_points=False)
+    return End(panel, name, game, tie_width=8, tie_points=False)
 
 
 class Handoff(SeatScreen):
@@ -208,9 +208,9 @@ class Handoff(SeatScreen):
 
     def press(self, button, kind):
         if button == "C":
-            self.reader.replace(Entry(self.reader, self.seat))
+            self.panel.replace(Entry(self.panel, self.seat))
         elif button in ("A", "B"):
-            self.reader.pop()
+            self.panel.pop()
 
 
 class Entry(Screen):
@@ -218,8 +218,8 @@ class Entry(Screen):
 
     name = "entry"
 
-    def __init__(self, reader, seat):
-        super().__init__(reader)
+    def __init__(self, panel, seat):
+        super().__init__(panel)
         self.pick = seat
         mine = self.box.state["hidden"][seat]
         self.entry = list(mine) if mine else [0, 0, 0]
@@ -228,7 +228,7 @@ class Entry(Screen):
         draws.draw_entry(fb, self, now)
 
     def press(self, button, kind):
-        r = self.reader
+        r = self.panel
         if button == "A":
             self.cursor = (self.cursor + 1) % 3
         elif button == "B":
@@ -260,4 +260,4 @@ class Entered(SeatScreen):
 
     def press(self, button, kind):
         if button == "C":
-            self.reader.home()
+            self.panel.home()
