@@ -1,6 +1,6 @@
-# The box's panel: which screen the OLED shows and what buttons A, B and C do on it. The person at
-# the buttons is the reader; the "reader" in a game's state (Token Tide's state["reader"], the
-# player whose round it is to read) is that game's role, not this.
+# The box's panel: which screen the OLED shows and what buttons A, B and C do on it, for the reader
+# (whoever runs the table from the box's buttons). The "reader" in a game's state (Token Tide's
+# state["reader"], whose turn it is to read the round) is the game's role, saved with the game.
 #
 # The screens are a stack of small objects (lobby.py and screens.py for the box's own, the chosen
 # game's flow.py for the game's): the top one draws and takes the presses; a menu or a question is
