@@ -2,15 +2,12 @@
 # standings (step 1, paged), then what next ("New game?" at once, or a menu: a rematch, a new course,
 # a new game). One button convention on every game's end: A opens the in-game menu (GameScreen), B
 # goes back to the winners, C steps on. By default it draws the winners and the standings from the
-# game's rules (`winners(state)` and `standings(state)`, the score line [rank, seat, total] the
-# phones show too); a game whose end says more gives its own drawing. Each game's flow.py makes it
-# with its name, its rules or drawing, and its choices. Only needed once a game is over: a flow
-# imports this module when it shows the end, and the panel forgets it again when the box leaves
-# the end (panel.home), so it takes no heap while a game is played.
-from tidebox import draw
+# game's rules (standings.py); a game whose end says more gives its own drawing. Each game's
+# flow.py makes it with its name, its rules or drawing, and its choices. Only needed once a game is
+# over: a flow imports this module when it shows the end, and the panel forgets it (and
+# standings.py) again when the box leaves the end (panel.home), so it takes no heap while a game is
+# played.
 from tidebox.screens import GameScreen, ListMenu
-
-PAGE = 5  # standings lines between the title and the hints
 
 
 def new_game(panel):
@@ -23,44 +20,6 @@ def new_game(panel):
 NEW_GAME_CHOICE = ("New game", "New game?", new_game)
 
 
-def standing_lines(screen):
-    """The final standings, one line a player: rank, name, total."""
-    names = screen.box.state["names"]
-    return ["%d %s %d" % (rank, draw.fit(names[seat], 10), total)
-            for rank, seat, total in screen.rules.standings(screen.box.state)]
-
-
-def standings_pages(screen):
-    return draw.page(standing_lines(screen), 0, PAGE)[1]
-
-
-def draw_winners_standings(fb, screen, now):
-    """The default end: the winner big with their points, or the tied winners (cut to `tie_width`
-    characters; with `tie_points` their shared total on the last line); then the standings, paged."""
-    state = screen.box.state
-    if screen.step == 0:
-        won = screen.rules.winners(state)
-        best = screen.rules.standings(state)[0][2]
-        draw.title(fb, "WINNER" if len(won) == 1 else "WINNERS (tie)")
-        if len(won) == 1:
-            draw.big_center(fb, draw.fit(state["names"][won[0]], 8), 18, 2)
-            draw.center(fb, "%d points" % best, 40)
-        else:
-            names = [draw.fit(state["names"][i], screen.tie_width) for i in won]
-            room = 4 if screen.tie_points else 5  # lines for names above the hints
-            if len(names) > 4:
-                names = names[:room - 1] + ["+%d more" % (len(names) - room + 1)]
-            draw.rows(fb, names, y=12)
-            if screen.tie_points:
-                fb.text("%d points each" % best, 0, 47)
-        draw.hints_or_message(fb, screen.message, "menu", "", "next")
-        return
-    lines, pages = draw.page(standing_lines(screen), screen.page, PAGE)
-    draw.title(fb, "Final %d/%d" % (screen.page % pages + 1, pages) if pages > 1 else "Final standings")
-    draw.rows(fb, lines)
-    draw.hints_or_message(fb, screen.message, "menu", "top", "next")
-
-
 def _one_page(screen):
     return 1
 
@@ -71,11 +30,11 @@ def _asker(panel, question, action):
 
 class End(GameScreen):
     """The end of the game `rules`. `paint(fb, screen, now)` draws `screen.step`: 0 the winners, 1
-    the standings' `screen.page` (default: draw_winners_standings); `pages(screen)` is how many pages
-    the standings take (default: the default standings' pages; with a drawing of its own, one). A
-    opens the in-game menu, B goes back to the winners, C steps on, pages on, then asks what next:
-    `choices` are (label, question, action(panel)); with no `menu` the first is asked at once, else
-    they are listed with Back in a menu `(title, screen name)`. `over(state)`: while the game is
+    the standings' `screen.page` (default: standings.py's, imported only then); `pages(screen)` is
+    how many pages the standings take (default: the default standings' pages; with a drawing of its
+    own, one). A opens the in-game menu, B goes back to the winners, C steps on, pages on, then asks
+    what next: `choices` are (label, question, action(panel)); with no `menu` the first is asked at
+    once, else they are listed with Back in a menu `(title, screen name)`. `over(state)`: while the game is
     shown it must stay true, else (the last turn undone, a new game started from a phone) the game's
     own screen takes over."""
 
@@ -85,8 +44,10 @@ class End(GameScreen):
         self.name = name
         self.rules = rules
         if paint is None:
-            self.paint = draw_winners_standings
-            self.pages = pages or standings_pages
+            from tidebox import standings
+
+            self.paint = standings.paint
+            self.pages = pages or standings.pages
         else:
             self.paint = paint  # an instance's function: called as paint(fb, screen, now)
             self.pages = pages or _one_page

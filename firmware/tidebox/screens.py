@@ -12,9 +12,11 @@ LIST_ROWS = 4  # a list's lines of 10 px between the title and the hints
 
 
 class Screen:
-    """A screen's common parts. `name` is what the simulator and the tests see."""
+    """A screen's common parts. `name` is what the simulator and the tests see. A screen draws
+    itself in `draw`, or names its drawing as `paint = staticmethod(fn)`: fn(fb, screen, now)."""
 
     name = ""
+    paint = None
 
     def __init__(self, panel):
         self.panel = panel
@@ -27,7 +29,8 @@ class Screen:
         return self.panel.message
 
     def draw(self, fb, now):
-        pass
+        if self.paint is not None:
+            self.paint(fb, self, now)
 
     def press(self, button, kind):
         pass
@@ -45,13 +48,7 @@ class Screen:
 
 
 class GameScreen(Screen):
-    """A game's screen: A opens the reader's in-game menu, B and C go to `act(button, kind)`.
-    `paint`, set as `staticmethod(fn)`, is the game's drawing of it: fn(fb, screen, now)."""
-
-    paint = None
-
-    def draw(self, fb, now):
-        self.paint(fb, self, now)
+    """A game's screen: A opens the reader's in-game menu, B and C go to `act(button, kind)`."""
 
     def press(self, button, kind):
         if button == "A":

@@ -125,10 +125,8 @@ class Scores(Screen):
     mark, and back."""
 
     name = "pr_scores"
+    paint = staticmethod(draws.draw_scores)
     rivals_play = True
-
-    def draw(self, fb, now):
-        draws.draw_scores(fb, self, now)
 
     def tick(self, now):
         return self.home_if(self.box.phase != PLAY)
@@ -144,10 +142,8 @@ class News(Screen):
     """What happened, newest first, in words: C pages on (then back), A back a page (or out)."""
 
     name = "pr_news"
+    paint = staticmethod(draws.draw_news)
     rivals_play = True
-
-    def draw(self, fb, now):
-        draws.draw_news(fb, self, now)
 
     def press(self, button, kind):
         turn_page(self, button, draws.news_pages(self.box.state))

@@ -153,9 +153,7 @@ class Shares(Screen):
     """Every player's shares in A, B and C and points so far, paged."""
 
     name = "qd_shares"
-
-    def draw(self, fb, now):
-        draws.draw_shares(fb, self, now)
+    paint = staticmethod(draws.draw_shares)
 
     def press(self, button, kind):
         turn_page(self, button, draws.share_pages(self.box.state))
@@ -166,15 +164,13 @@ class Payout(Screen):
     because a payout lap just ended (stepping past it marks it seen)."""
 
     name = "qd_payout"
+    paint = staticmethod(draws.draw_payout)
 
     def __init__(self, panel, index, upto, news=False):
         super().__init__(panel)
         self.index = index
         self.upto = upto
         self.news = news
-
-    def draw(self, fb, now):
-        draws.draw_payout(fb, self, now)
 
     def tick(self, now):
         return self.home_if(self.index >= len(self.box.state["payouts"]))  # the turn that paid was undone

@@ -44,11 +44,17 @@ def kept():
 def tick(panel, now):
     """Every other loop pass while the game is played: a screen that shows the countdown (class
     attribute `counts_down`) is redrawn once a second and flashes for FLASH_MS when it reaches zero;
-    the box beeps once whatever it shows. Allocates nothing (its parts' call frames are small enough
-    for the C stack). True when the panel must be drawn."""
+    the box beeps once whatever it shows. Allocates nothing (its call frame, and _count's, small
+    enough for the C stack). True when the panel must be drawn."""
     counts_down = getattr(panel.top(), "counts_down", False)
     changed = _count(panel, now, counts_down)
-    panel.invert(_flash(panel.kept["expired"], now) if counts_down else 0)
+    invert = 0
+    expired = panel.kept["expired"]
+    if counts_down and expired is not None:
+        since = time.ticks_diff(now, expired)
+        if since < FLASH_MS:
+            invert = (since // FLASH_HALF_MS) & 1
+    panel.invert(invert)
     return changed
 
 
@@ -69,14 +75,6 @@ def _count(panel, now, counts_down):
             panel.buzzer.tone(TONE_HZ, TONE_MS)
         return True
     return counts_down
-
-
-def _flash(expired, now):
-    """Whether the panel is inverted `now`, the countdown having reached zero at `expired`."""
-    if expired is None:
-        return 0
-    since = time.ticks_diff(now, expired)
-    return (since // FLASH_HALF_MS) & 1 if since < FLASH_MS else 0
 
 
 def stop_flash(panel):
@@ -217,15 +215,13 @@ class Entry(Screen):
     """A player without a phone sets Beacon, Grove and Mooring on the box, privately."""
 
     name = "entry"
+    paint = staticmethod(draws.draw_entry)
 
     def __init__(self, panel, seat):
         super().__init__(panel)
         self.pick = seat
         mine = self.box.state["hidden"][seat]
         self.entry = list(mine) if mine else [0, 0, 0]
-
-    def draw(self, fb, now):
-        draws.draw_entry(fb, self, now)
 
     def press(self, button, kind):
         r = self.panel
