@@ -93,7 +93,6 @@ class Panel:
         forget("tidebox.restart")  # ... and read the step the box took after it restarted itself
         if box.phase != OVER:
             forget("tidebox.end")  # the end of a game (end.py): its code is heap the next game can use
-            forget("tidebox.standings")
         if box.phase == CHOOSE:
             screen = self.lobby().ChooseGame(self)
         elif box.phase == JOIN:

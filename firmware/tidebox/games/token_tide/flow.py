@@ -188,7 +188,7 @@ def final(panel):
     from tidebox.end import End
 
     name = "final"  # the screen's name (the tests and the simulator read it)
-    return End(panel, name, game, tie_width=8, tie_points=False)
+    return End(panel, name, game, tie=(8, False))
 
 
 class Handoff(SeatScreen):
