@@ -17,6 +17,10 @@ from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, Refused
 
 NEXT_FILE = "next.json"  # the step the box takes after it restarts itself (tidebox/restart.py)
 SPLASH_MS = const(1500)
+FLASH_MS = const(3000)  # a screen showing the countdown flashes this long when it reaches zero
+FLASH_HALF_MS = const(250)  # ... four times a second
+TONE_HZ = const(2000)  # a piezo's loudest region is around 2-4 kHz
+TONE_MS = const(300)
 
 
 class QrImages:
@@ -45,6 +49,8 @@ class Panel:
         self.message = ""  # short feedback line shown until the next press
         self.resume_offer = False
         self.splash_until = None
+        self.expired_at = None  # when the box's countdown was seen at zero (None: not yet, or let be)
+        self.last_second = -1
         self.inverted = 0  # what the panel was last told, so invert() is sent only on a change
         self.presses = 0  # button events handled (the simulator's tests wait on this)
         self.qr_drawer = None  # draw(fb, "wifi_qr" | "page_qr"), set when QR codes are available
@@ -93,6 +99,7 @@ class Panel:
         forget("tidebox.restart")  # ... and read the step the box took after it restarted itself
         if box.phase != OVER:
             forget("tidebox.end")  # the end of a game (end.py): its code is heap the next game can use
+            forget("tidebox.standings")
         if box.phase == CHOOSE:
             screen = self.lobby().ChooseGame(self)
         elif box.phase == JOIN:
@@ -133,8 +140,8 @@ class Panel:
             self.flow_id = game_id
             if self.flow_id is not None:
                 self.flow = games.load(self.flow_id, "flow")
-                # A game that acts by itself (computer rivals, a countdown) offers tick(panel, now)
-                # -> changed, called while it is played.
+                # A game that acts by itself (computer rivals) offers tick(panel, now) -> changed,
+                # called while it is played.
                 self.flow_tick = getattr(self.flow, "tick", None)
                 # A game whose screens share state offers kept() -> a dict of it, which the panel
                 # holds (panel.kept) until the game's screens are let go.
@@ -237,9 +244,9 @@ class Panel:
         self.dirty = True
 
     def tick(self, now):
-        """Called every loop: time-driven changes (the splash, the screen's, the game's own: a
-        countdown, a rival's move). Allocates nothing and writes nothing to the panel when nothing
-        changed."""
+        """Called every loop: time-driven changes (the splash, the countdown, the screen's and the
+        game's own, such as a rival's move). Allocates nothing and writes nothing to the panel when
+        nothing changed."""
         if self.splash_until is not None and time.ticks_diff(now, self.splash_until) >= 0:
             self.splash_until = None
             if self.resume_offer:
@@ -247,18 +254,42 @@ class Panel:
                 self.touch()
             else:
                 self.home()
+        countdown = self.box.countdown
+        # The box's countdown (timer.py), a service for any game: a screen that shows it (class
+        # attribute `counts_down`) is redrawn once a second and flashes when it reaches zero; the
+        # box beeps once whatever it shows.
+        counts_down = getattr(self.top(), "counts_down", False)
+        if countdown.deadline is not None:
+            second = countdown.left_ms(now) // 1000
+            if second != self.last_second:
+                self.last_second = second
+                if counts_down:
+                    self.dirty = True
+            if self.expired_at is None and countdown.expired(now):
+                self.expired_at = now
+                if self.buzzer:
+                    self.buzzer.tone(TONE_HZ, TONE_MS)
+                self.dirty = True
+        invert = 0
+        if counts_down and self.expired_at is not None:
+            since = time.ticks_diff(now, self.expired_at)
+            if since < FLASH_MS:
+                invert = (since // FLASH_HALF_MS) & 1
+        self.invert(invert)
         if self.top().tick(now):
             self.dirty = True
-        if self.flow_tick is not None and self.box.phase == PLAY:
-            if self.flow_tick(self, now):
-                self.dirty = True  # the game changed by itself (a countdown's second, a rival's move)
-        elif self.inverted:
-            self.invert(0)  # a game's flashing ends with its play
+        if self.flow_tick is not None and self.box.phase == PLAY and self.flow_tick(self, now):
+            self.dirty = True  # the game acted by itself (e.g. a computer rival's move)
         if self.dirty:
             self.dirty = False
             self.draw(now)
             return True
         return False
+
+    def stop_flash(self):
+        """The countdown was extended or stopped: no more flashing."""
+        self.expired_at = None
+        self.invert(0)
 
     def invert(self, value):
         """The panel shown inverted (1) or not (0), for a game that flashes it; sent only on a change."""

@@ -1,8 +1,8 @@
 # A countdown that paces the table, a service any game may ask for: the box holds one
 # (Box.countdown, started by Box.start_timer, extended by Box.extend_timer, stopped with every new
-# game) and every phone's view carries it as "timer" to run its own in step. It never forces a
-# move. Token Tide's allocation timer is one; what the panel does at zero is the game's (its flow's
-# tick).
+# game) and every phone's view carries it as "timer" to run its own in step; a game's screen that
+# shows it says so (`counts_down`) and the panel redraws it each second and flashes it at zero
+# (panel.py). It never forces a move. Token Tide's allocation timer is one.
 import time
 
 from micropython import const

@@ -1,5 +1,5 @@
 # Token Tide's screens, drawn (flow.py handles their buttons): the tide card, the allocation
-# countdown, the stepped reveal, private entry on the box (its end is tidebox/end.py's default).
+# countdown, the stepped reveal, the end, private entry on the box.
 from tidebox import draw
 from tidebox.games.token_tide import rules as game
 
@@ -128,6 +128,33 @@ def draw_reveal(fb, r, now):
     last_step = r.step + 1 == len(REVEAL_STEPS) and r.page + 1 >= pages
     game_ends = len(state["history"]) == len(state["deck"])
     draw.hints_or_message(fb, r.message, "back", "", "end" if last_step and game_ends else "next")
+
+
+def standings_page(r):
+    lines = ["%d %s %d" % (rank, draw.fit(_names(r.box)[i], 10), t)
+             for rank, i, t in game.standings(r.box.state)]
+    return draw.page(lines, r.page, PAGE)
+
+
+def draw_final(fb, r, now):
+    """The end (tidebox/end.py): the winners, tied ones up to five lines of eight characters; then
+    the final standings, paged."""
+    state = r.box.state
+    if r.step == 0:
+        won = game.winners(state)
+        draw.title(fb, "WINNER" if len(won) == 1 else "WINNERS (tie)")
+        names = [draw.fit(state["names"][i], 8) for i in won]
+        if len(names) == 1:
+            draw.big_center(fb, names[0], 18, 2)
+            draw.center(fb, "%d points" % state["totals"][won[0]], 40)
+        else:
+            draw.rows(fb, names[:4] + (["+%d more" % (len(names) - 4)] if len(names) > 4 else []), y=12)
+        draw.hints_or_message(fb, r.message, "menu", "", "next")
+        return
+    lines, pages = standings_page(r)
+    draw.title(fb, "Final %d/%d" % (r.page % pages + 1, pages) if pages > 1 else "Final standings")
+    draw.rows(fb, lines)
+    draw.hints_or_message(fb, r.message, "menu", "top", "next")
 
 
 def draw_entry(fb, r, now):

@@ -1,22 +1,14 @@
-# Token Tide on the box: the tide card, the allocation countdown (its seconds, and at zero a tone
-# and the panel flashing), the stepped reveal, the end, and a player's private entry on the box
-# (handed over, then locked in), as screen objects on the panel's stack (see tidebox/panel.py).
+# Token Tide on the box: the tide card, the allocation countdown (the box's countdown, timer.py: the
+# panel redraws and flashes the screen that shows it), the stepped reveal, the end, and a player's
+# private entry on the box (handed over, then locked in), as screen objects on the panel's stack
+# (see tidebox/panel.py).
 # The box's own screens (joining, setup, menus, confirmations) are in tidebox/screens.py.
-import time
-
-from micropython import const
-
 from tidebox import draw
 from tidebox.box import OVER
 from tidebox.buttons import LONG
 from tidebox.games.token_tide import drawing as draws
 from tidebox.games.token_tide import rules as game
 from tidebox.screens import GameScreen, PickSeat, Screen, SeatScreen
-
-FLASH_MS = const(3000)  # the screen flashes this long when the countdown reaches zero
-FLASH_HALF_MS = const(250)  # ... four times a second
-TONE_HZ = const(2000)  # a piezo's loudest region is around 2-4 kHz
-TONE_MS = const(300)
 
 
 def home(panel):
@@ -33,54 +25,6 @@ def home(panel):
 
 
 progress = draws.round_label  # progress(state): one line for the resume screen
-
-
-def kept():
-    """What the panel keeps for the game while it is played: the countdown's last second drawn and
-    when it reached zero (None: not yet, or the flash was stopped)."""
-    return {"second": -1, "expired": None}
-
-
-def tick(panel, now):
-    """Every other loop pass while the game is played: a screen that shows the countdown (class
-    attribute `counts_down`) is redrawn once a second and flashes for FLASH_MS when it reaches zero;
-    the box beeps once whatever it shows. Allocates nothing (its call frame, and _count's, small
-    enough for the C stack). True when the panel must be drawn."""
-    counts_down = getattr(panel.top(), "counts_down", False)
-    changed = _count(panel, now, counts_down)
-    invert = 0
-    expired = panel.kept["expired"]
-    if counts_down and expired is not None:
-        since = time.ticks_diff(now, expired)
-        if since < FLASH_MS:
-            invert = (since // FLASH_HALF_MS) & 1
-    panel.invert(invert)
-    return changed
-
-
-def _count(panel, now, counts_down):
-    """The countdown's new second (True when `counts_down`), and its zero (a tone; True)."""
-    countdown = panel.box.countdown
-    if countdown.deadline is None:
-        return False
-    kept = panel.kept
-    second = countdown.left_ms(now) // 1000
-    if second != kept["second"]:
-        kept["second"] = second
-    else:
-        counts_down = False  # now: whether the screen must be drawn again
-    if kept["expired"] is None and countdown.expired(now):
-        kept["expired"] = now
-        if panel.buzzer:
-            panel.buzzer.tone(TONE_HZ, TONE_MS)
-        return True
-    return counts_down
-
-
-def stop_flash(panel):
-    """The countdown was extended or the round revealed: no more flashing."""
-    panel.kept["expired"] = None
-    panel.invert(0)
 
 
 def menu_items(panel):
@@ -102,7 +46,7 @@ class Card(GameScreen):
     def act(self, button, kind):
         if button == "C":
             r = self.panel
-            stop_flash(r)
+            r.stop_flash()
             self.box.start_timer(self.box.options["timer"])
             r.replace(Allocate(r))
 
@@ -110,20 +54,20 @@ class Card(GameScreen):
 class Allocate(GameScreen):
     name = "allocate"
     paint = staticmethod(draws.draw_allocate)
-    counts_down = True  # redrawn every second; flashes when the countdown reaches zero (tick)
+    counts_down = True  # redrawn every second; flashes when the countdown reaches zero (panel.py)
 
     def act(self, button, kind):
         r = self.panel
         box = self.box
         if button == "B":
             if box.extend_timer():
-                stop_flash(r)
+                r.stop_flash()
         elif button == "C":
             waiting = box.to_act()
             if waiting:
                 r.message = "Waiting for %d" % len(waiting)
                 return
-            stop_flash(r)
+            r.stop_flash()
             box.move(None, "reveal")
             box.countdown.stop()
             r.replace(Reveal(r))
@@ -184,11 +128,12 @@ class Reveal(GameScreen):
 
 def final(panel):
     """The end screen (tidebox/end.py): the winners, then the final standings (paged); then "New
-    game?" keeps the table. Tied winners are listed up to five lines, cut to eight characters."""
+    game?" keeps the table. Its own drawing: tied winners listed up to five lines of eight
+    characters, without the shared total."""
     from tidebox.end import End
 
     name = "final"  # the screen's name (the tests and the simulator read it)
-    return End(panel, name, game, tie=(8, False))
+    return End(panel, name, game, draws.draw_final, pages=lambda r: draws.standings_page(r)[1])
 
 
 class Handoff(SeatScreen):
