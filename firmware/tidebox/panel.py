@@ -211,7 +211,9 @@ class Panel:
             pass  # without the step the box comes back at its save, with the resume offer
         fb = self.fb
         fb.fill(0)
-        self.invert(0)
+        if self.inverted:
+            self.inverted = 0
+            fb.invert(0)
         draw.title(fb, "Short of memory" if short else "One moment")
         try:
             # The rest of the words, and the log of why: imported only now, into the room just let
@@ -275,7 +277,9 @@ class Panel:
             since = time.ticks_diff(now, self.expired_at)
             if since < FLASH_MS:
                 invert = (since // FLASH_HALF_MS) & 1
-        self.invert(invert)
+        if invert != self.inverted:
+            self.inverted = invert
+            self.fb.invert(invert)
         if self.top().tick(now):
             self.dirty = True
         if self.flow_tick is not None and self.box.phase == PLAY and self.flow_tick(self, now):
@@ -289,13 +293,9 @@ class Panel:
     def stop_flash(self):
         """The countdown was extended or stopped: no more flashing."""
         self.expired_at = None
-        self.invert(0)
-
-    def invert(self, value):
-        """The panel shown inverted (1) or not (0), for a game that flashes it; sent only on a change."""
-        if value != self.inverted:
-            self.inverted = value
-            self.fb.invert(value)
+        if self.inverted:
+            self.inverted = 0
+            self.fb.invert(0)
 
     def draw(self, now):
         self.fb.fill(0)
