@@ -10,6 +10,8 @@ from tidebox.games.token_tide import drawing as draws
 from tidebox.games.token_tide import rules as game
 from tidebox.screens import GameScreen, PickSeat, Screen, SeatScreen
 
+progress = draws.round_label  # progress(state): one line for the resume screen
+
 
 def home(panel):
     """The screen for the game's phase (after a resume, a menu or an action)."""
@@ -22,9 +24,6 @@ def home(panel):
     if box.countdown.running() or not box.to_act():
         return Allocate(panel)
     return Card(panel)
-
-
-progress = draws.round_label  # progress(state): one line for the resume screen
 
 
 def menu_items(panel):
