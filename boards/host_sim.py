@@ -99,11 +99,11 @@ def _status(board, box, request):
     measured.update({
         "frames": board.display.frames, "tones": [list(t) for t in tones],
         "tcp_peak": board.tcp_gate.peak, "tcp_waited": board.tcp_gate.waited,
-        "screen": box.reader.screen if box.reader else None,
-        "presses": box.reader.presses if box.reader else 0,
+        "screen": box.panel.screen if box.panel else None,
+        "presses": box.panel.presses if box.panel else 0,
         "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
         "feeds": board.watchdog.feeds, "restarts": board.restarts, "inverted": board.display.inverted,
-        "boot": board.boot, "message": box.reader.message if box.reader else "",
+        "boot": board.boot, "message": box.panel.message if box.panel else "",
         "buttons_down": len(board.buttons.held) + len(board.buttons.queued),  # presses not yet over
     })
     return json.dumps(measured), 200, {"Content-Type": "application/json"}

@@ -11,7 +11,7 @@ from micropython import const
 from tidebox import api, forget, transport
 from tidebox.box import Box
 from tidebox.collect import Collector
-from tidebox.reader import QrImages, Reader
+from tidebox.panel import QrImages, Panel
 from tidebox.running import keep_running, log_crash, reader_loop
 from tidebox.storage import Storage
 
@@ -42,28 +42,28 @@ async def main(board):
     ip = board.radio.start_hotspot(box.ssid(), box.password)
     del hotspot
     forget("tidebox.hotspot")  # the SSID and passphrase are known now: its code is heap the games can use
-    reader = Reader(box, board.display, board.buzzer)
+    panel = Panel(box, board.display, board.buzzer)
     # The join screen's codes, drawn at every boot, into a game too: the encoder's code and work,
     # let go of at once, leave a room at the bottom of the heap that the box's objects fill compactly
     # (skipped on a boot into a game, the same boot left its heap in pieces). A game lets go of the
-    # images (Reader.home).
-    reader.qr_drawer = make_qr_drawer(box, board)
+    # images (Panel.home).
+    panel.qr_drawer = make_qr_drawer(box, board)
     game_id = box.saved_game_id()
     # A saved game's code first, then its data: loaded the other way round, the game's modules land
     # between the save's pieces and the heap starts the game fragmented.
     if game_id is not None:
-        reader.load_flow(game_id)
+        panel.load_flow(game_id)
     gc.collect()
     resumable = box.load()
-    reader.boot(board.ticks_ms(), resumable, reader.welcome().take(storage))
+    panel.boot(board.ticks_ms(), resumable, panel.welcome().take(storage))
     board.watchdog.start(WATCHDOG_MS)
     app = api.make_app(box, board, transport.BoxServer(board.tcp_gate))
     collector = Collector(board.tcp_gate, app)
-    short = reader.short_of_memory
+    short = panel.short_of_memory
     tasks = [
         keep_running("web", lambda: app.start_server(host=board.http_host, port=board.http_port), storage,
                      board, short),
-        keep_running("reader", lambda: reader_loop(board, reader, collector), storage, board, short),
+        keep_running("reader", lambda: reader_loop(board, panel, collector), storage, board, short),
     ]
     try:
         from tidebox.dns import CaptiveDNS

@@ -18,7 +18,7 @@ PARTS = (
     ("microdot", "import microdot"),
     ("web_box_seats_storage", "from tidebox import api, transport, box, seats, storage, hotspot"),
     ("rules_token_tide", "from tidebox.games import token_tide"),
-    ("screens_and_flow", "from tidebox.games.token_tide import flow; from tidebox import reader, buttons"),
+    ("screens_and_flow", "from tidebox.games.token_tide import flow; from tidebox import panel, buttons"),
     ("dns", "from tidebox import dns"),
     ("join_qr_until_boot_ends", "from tidebox import join_qr"),
     ("sim_pages_host_only", "import host_sim"),

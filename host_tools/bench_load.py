@@ -25,7 +25,7 @@ IDLE_SOCKETS = 20
 POLL_PERIOD_S = 1.0
 POLL_TIMEOUT_S = 10.0  # the page gives up after 6 s; a slower answer is counted, then reported
 HEAP_EVERY_S = 5.0
-REVEAL_STANDINGS = 5  # Token Tide's last reveal step (games/token_tide/screens.py): the standings
+REVEAL_STANDINGS = 5  # Token Tide's last reveal step (games/token_tide/drawing.py): the standings
 BASELINE_SECONDS = 20  # the same polls first without the idle sockets, for comparison
 
 

@@ -64,7 +64,7 @@ CHROMIUM_ARGS = [
     "--disable-sync", "--disable-quic", "--no-first-run",
 ]
 DECKS = (tt.DECK_SHUFFLED, tt.DECK_NUMBERED, tt.DECK_SHORT)
-# The box's reveal steps (games/token_tide/screens.py REVEAL_STEPS): the winning amounts, Beacon,
+# The box's reveal steps (games/token_tide/drawing.py REVEAL_STEPS): the winning amounts, Beacon,
 # Grove, Mooring, the round's points, the standings.
 LAST_STEP = 5
 TOKEN_HEADER = "X-Seat-Token"

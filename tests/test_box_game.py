@@ -78,6 +78,12 @@ def test_eight_players_play_a_whole_game(box):
     best = max(expected_totals)
     assert game["winners"] == [i for i, t in enumerate(expected_totals) if t == best]
     assert readers == [0, 1, 2, 3, 4, 5]
+    # The end's buttons, as on every game's end: A the menu (B there comes back), B the winners.
+    assert box.press("A") == "menu"
+    assert box.press("B") == "final"
+    assert box.press("C") == "final"  # the standings: eight players, two pages
+    assert box.press("C") == "final"  # the last page
+    assert box.press("B") == "final"  # the winners again, so C shows the standings, not "New game?"
     # After the final standings the reader starts a new game with the same table.
     assert box.press("C") == "final"  # the standings
     while box.screen() == "final":

@@ -20,7 +20,7 @@ def test_each_phase_holds_only_its_own_modules(mp, tmp_path):
     assert seen["choose"] == {"tidebox.lobby"}
     assert seen["pearl_reach join"] == {"tidebox.lobby", PR, PR + ".rules"}
     assert seen["pearl_reach setup"] == {"tidebox.lobby", PR, PR + ".rules"}
-    assert seen["pearl_reach play"] == {PR, PR + ".flow", PR + ".rivals", PR + ".rules", PR + ".screens"}
+    assert seen["pearl_reach play"] == {PR, PR + ".flow", PR + ".rivals", PR + ".rules", PR + ".drawing"}
     assert seen["pearl_reach over, back to the menu"] == {"tidebox.lobby"}
     assert seen["paper_current join"] == {"tidebox.lobby", PC, PC + ".rules"}
-    assert seen["paper_current play"] == {PC, PC + ".flow", PC + ".rules", PC + ".screens"}
+    assert seen["paper_current play"] == {PC, PC + ".flow", PC + ".rules", PC + ".drawing"}

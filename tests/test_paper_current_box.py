@@ -129,6 +129,11 @@ def test_a_course_on_the_box_and_phones(pc_box):
     assert [r["score"] for r in g["played"]] == scores
     assert g["over"] and g["total"] == sum(scores) and g["reached"] is (sum(scores) >= 24)
     assert box.press("C") == "pc_final"  # the three rounds
+    # the end's buttons, as on every game's end: A the menu (B there comes back), B the total again
+    assert box.press("A") == "menu"
+    assert box.press("B") == "pc_final"
+    assert box.press("B") == "pc_final"  # the total
+    assert box.press("C") == "pc_final"  # the three rounds again, not yet what next
     assert past_the_rounds(box) == "pc_end"
     assert box.press("C") == "confirm"  # new course?
     assert box.press("C") == "pc_card"

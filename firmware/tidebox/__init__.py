@@ -8,7 +8,7 @@ def forget(name, keep=()):
     """Unload the module `name` so its code and data can be collected (the next import loads it
     again): it leaves sys.modules and the package that holds it as an attribute. A package goes
     with every module in it but those named in `keep`. The one way the box unloads code: the
-    screens not shown now (reader.py), a game's modules (games.unload), the QR encoder (main.py)."""
+    screens not shown now (panel.py), a game's modules (games.unload), the QR encoder (main.py)."""
     module = sys.modules.get(name)
     if module is None:
         return

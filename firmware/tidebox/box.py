@@ -1,6 +1,6 @@
 # The box's state: who joined, which game, its options, the running game, and every action on them.
 #
-# Both the reader's buttons (reader.py) and the phones (api.py) act through this class, whatever the
+# Both the reader's buttons (panel.py) and the phones (api.py) act through this class, whatever the
 # game: the game is a rules module (tidebox/games/<game>/rules.py) and every game action is a move
 # applied by `move`. Every action checks first and changes state only when it is allowed; whatever
 # must survive a power cut is saved (write-then-rename) before the action reports success, and an
@@ -465,10 +465,12 @@ class Box:
         return self.rules.to_act(self.state)
 
     def start_timer(self, seconds):
+        """A game's screen starts the table's countdown (timer.py; 0: none); the phones follow it."""
         self.countdown.start(seconds, self.now())
         self.changed(save=False)
 
     def extend_timer(self):
+        """More time on a running countdown (also after zero); False when none runs."""
         if self.countdown.extend(self.now()):
             self.changed(save=False)
             return True

@@ -60,24 +60,31 @@ def hints(fb, a="", b="", c=""):
     fb.hline(0, HINT_Y - 1, W, 1)
     # Three slots of 40 px ([X] plus four letters): A at the left, B in the middle, C at the right.
     if a:
-        _key(fb, "A", fit(a, 4), 0)
+        key(fb, "A", fit(a, 4), 0)
     if b:
-        _key(fb, "B", fit(b, 4), 44)
+        key(fb, "B", fit(b, 4), 44)
     if c:
         label = fit(c, 4)
-        _key(fb, "C", label, W - 8 - len(label) * CHAR)
+        key(fb, "C", label, W - 8 - len(label) * CHAR)
 
 
-def wrap(s, width=COLS):
-    """Words into lines of at most `width` characters (a longer word is cut)."""
+def wrap(s, width=COLS, split=False):
+    """Words into lines of at most `width` characters. A longer word is cut, marked with '.' (see
+    fit), or with `split` carried on over the next lines."""
     lines = []
     line = ""
     for word in s.split(" "):
         if line and len(line) + 1 + len(word) <= width:
             line += " " + word
+            continue
+        if line:
+            lines.append(line)
+        if split:
+            while len(word) > width:
+                lines.append(word[:width])
+                word = word[width:]
+            line = word
         else:
-            if line:
-                lines.append(line)
             line = fit(word, width)
     if line:
         lines.append(line)
@@ -101,10 +108,11 @@ def hints_or_message(fb, message, a="", b="", c=""):
             center(fb, line, y + 9 * i, 0)
 
 
-def _key(fb, letter, word, x):
-    fb.fill_rect(x, HINT_Y, 8, 8, 1)
-    fb.text(letter, x, HINT_Y, 0)
-    fb.text(word, x + 8, HINT_Y, 1)
+def key(fb, letter, word, x, y=HINT_Y):
+    """One button's hint, [X]word, at (x, y): the letter inverted, the word after it."""
+    fb.fill_rect(x, y, 8, 8, 1)
+    fb.text(letter, x, y, 0)
+    fb.text(word, x + 8, y, 1)
 
 
 def bar(fb, x, y, w, h, fraction):

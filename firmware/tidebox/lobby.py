@@ -1,5 +1,5 @@
 # The screens before a game: the game menu, joining (with the players menu and a name typed on the
-# box) and the chosen game's setup. The reader imports this module for them and unloads it while a
+# box) and the chosen game's setup. The panel imports this module for them and unloads it while a
 # game is played (its code would otherwise hold heap all game).
 from tidebox import draw, games
 from tidebox.buttons import LONG
@@ -37,14 +37,14 @@ class ChooseGame(Screen):
             game = games.GAMES[self.cursor][0]
             try:
                 self.box.choose_game(game)
-                self.reader.home()
+                self.panel.home()
             except MemoryError:  # its code found no room: chosen again on a fresh heap
-                self.reader.short_of_memory("choose", game)
+                self.panel.short_of_memory("choose", game)
 
 
-def join_views(reader):
+def join_views(panel):
     """The join screen's pages, cycled with B: QR codes (when the board can draw them), text, players."""
-    views = ["wifi_qr", "page_qr"] if reader.qr_drawer else []
+    views = ["wifi_qr", "page_qr"] if panel.qr_drawer else []
     return views + ["wifi_text", "players"]
 
 
@@ -58,13 +58,6 @@ def page_line(box):
     return "open " + url if len(url) <= draw.COLS - 5 else url
 
 
-def _key_hint(fb, key, word, x, y):
-    """One button hint, [X]word, at (x, y)."""
-    fb.fill_rect(x, y, 8, 8, 1)
-    fb.text(key, x, y, 0)
-    fb.text(word, x + 8, y, 1)
-
-
 class Join(Screen):
     """Every page names what A (the players menu), B (the next page) and C (setup) do."""
 
@@ -73,10 +66,10 @@ class Join(Screen):
     def draw(self, fb, now):
         box = self.box
         names = [box.seats.names[i] for i in range(len(box.seats.names)) if box.seats.present[i]]
-        views = join_views(self.reader)
+        views = join_views(self.panel)
         view = views[self.page % len(views)]
         if view in ("wifi_qr", "page_qr"):
-            self.reader.qr_drawer(fb, view)  # a QR code on the left 64x64
+            self.panel.qr_drawer(fb, view)  # a QR code on the left 64x64
             x = 68
             fb.text("Wi-Fi" if view == "wifi_qr" else "Page", x, 0)
             fb.text("scan" if view == "wifi_qr" else "then", x, 8)
@@ -84,7 +77,7 @@ class Join(Screen):
             fb.text("%d in" % len(names), x, 25)
             # the QR takes the left half: what A, B and C do, one per line in the right half
             for y, key, word in ((36, "A", "menu"), (46, "B", "more"), (56, "C", "setup")):
-                _key_hint(fb, key, word, x, y)
+                draw.key(fb, key, word, x, y)
             if self.message:
                 draw.hints_or_message(fb, self.message)
             return
@@ -104,10 +97,10 @@ class Join(Screen):
             fb.fill_rect(0, draw.HINT_Y - 1, draw.W, 9, 0)
             fb.hline(0, draw.HINT_Y - 1, draw.W, 1)
             for x, key, word in ((0, "A", "menu"), (40, "B", "more"), (80, "C", "setup")):
-                _key_hint(fb, key, word, x, draw.HINT_Y)
+                draw.key(fb, key, word, x)
 
     def press(self, button, kind):
-        r = self.reader
+        r = self.panel
         if button == "A":
             r.push(ListMenu(r, "Players", (
                 ("Add player here", self.add_here),
@@ -126,26 +119,26 @@ class Join(Screen):
                 r.short_of_memory("setup")
 
     def add_here(self):
-        self.reader.push(NameEntry(self.reader))
+        self.panel.push(NameEntry(self.panel))
 
     def remove(self):
-        r = self.reader
+        r = self.panel
         if not self.box.seats.names:
             r.message = "Nobody joined yet"
             return
         r.push(PickSeat(r, "Remove who?", self.remove_seat, every=True))
 
     def remove_seat(self, seat):
-        self.reader.ask("Remove " + self.box.seats.names[seat] + "?", lambda: self.removed(seat))
+        self.panel.ask("Remove " + self.box.seats.names[seat] + "?", lambda: self.removed(seat))
 
     def removed(self, seat):
         self.box.remove_player(seat)
-        self.reader.home()
+        self.panel.home()
 
     def new_table(self):
         """Everyone leaves (the players of an earlier game), after a confirmation: one press each
         would take three per player."""
-        r = self.reader
+        r = self.panel
         if not self.box.seats.names:
             r.message = "Nobody joined yet"
             return
@@ -159,7 +152,7 @@ class Join(Screen):
 
     def change_game(self):
         self.box.to_choose()
-        self.reader.home()
+        self.panel.home()
 
 
 class NameEntry(Screen):
@@ -167,8 +160,8 @@ class NameEntry(Screen):
 
     name = "name_entry"
 
-    def __init__(self, reader):
-        super().__init__(reader)
+    def __init__(self, panel):
+        super().__init__(panel)
         self.text = ""
         self.char = 0
 
@@ -192,7 +185,7 @@ class NameEntry(Screen):
         elif button == "C":
             if kind != LONG:
                 self.box.join(self.text)  # a Refused keeps the screen and shows why
-            self.reader.home()
+            self.panel.home()
 
 
 def _cut(label, width):
@@ -244,10 +237,10 @@ class Setup(Screen):
         if button == "A":
             if kind == LONG:
                 box.back_to_join()
-                self.reader.home()
+                self.panel.home()
                 return
             self.cursor = (self.cursor + 1) % len(box.rules.OPTIONS)
         elif button == "B":
             box.next_option(box.rules.OPTIONS[self.cursor][0])
         elif button == "C":
-            self.reader.play()
+            self.panel.play()

@@ -12,7 +12,7 @@
 #   screen) or a phone's move that the box could not put back: the panel says so, and the box comes
 #   back where it was and takes the step it was taking again, on a fresh heap.
 #
-# The reader imports this module only when it restarts the box, into the room it has just let go of;
+# The panel imports this module only when it restarts the box, into the room it has just let go of;
 # the rest of the time its code takes no heap. What the box does once it is back (reading the step,
 # taking it) is in welcome.py, loaded only at a boot.
 #
@@ -27,7 +27,7 @@ RESTART_LOG = "restart.log"  # why the box restarted itself for memory, newest l
 RESTART_LOG_CAP = 1024
 TRIES = 2  # a step that still finds no memory on a fresh heap is given up after this many restarts
 
-# What the box does when it comes back (the "do" of reader.NEXT_FILE, which Reader.restart writes):
+# What the box does when it comes back (the "do" of panel.NEXT_FILE, which Panel.restart writes):
 MENU = "menu"  # the game menu, the table kept (after a game)
 CHOOSE = "choose"  # choose the game "game" (a MemoryError while choosing it)
 SETUP = "setup"  # on to the setup (a MemoryError on the way from the join screen)
@@ -39,8 +39,8 @@ SHORT_LINES = ("The box restarts", "where it was:", "no seat, choice", "or score
 ROOM_LINES = ("Next game:", "the box makes", "room for it")
 
 
-def say(reader, step, short):
+def say(panel, step, short):
     """Under the panel's title, what happens; a restart for memory is logged (restart.log)."""
-    draw.rows(reader.fb, SHORT_LINES if short else ROOM_LINES, y=14, step=10)
+    draw.rows(panel.fb, SHORT_LINES if short else ROOM_LINES, y=14, step=10)
     if short:
-        reader.box.storage.append_log(RESTART_LOG, "short of memory: %s\n" % step, RESTART_LOG_CAP)
+        panel.box.storage.append_log(RESTART_LOG, "short of memory: %s\n" % step, RESTART_LOG_CAP)

@@ -46,7 +46,7 @@ async def keep_running(name, make_task, storage, board, short_of_memory):
             board.restarts += 1
 
 
-async def reader_loop(board, reader, collector, passes=-1, sleep_ms=None):
+async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
     """Every LOOP_MS: the buttons, the reader's time-driven changes, a collection when the box is
     idle, the watchdog, and a look whether a phone's move left the box short of memory. 100 passes
     a second on a core where one method call takes ~15 us, so a pass with nothing pressed does the
@@ -61,10 +61,10 @@ async def reader_loop(board, reader, collector, passes=-1, sleep_ms=None):
     poll = buttons.poll
     read = board.buttons.read
     ticks_ms = board.ticks_ms
-    tick = reader.tick
+    tick = panel.tick
     collect = collector.tick  # collects while no phone is being served (tidebox/collect.py)
     feed = board.watchdog.feed
-    box = reader.box
+    box = panel.box
     sleep_ms = sleep_ms or asyncio.sleep_ms
     done = 0
     while done != passes:
@@ -73,7 +73,7 @@ async def reader_loop(board, reader, collector, passes=-1, sleep_ms=None):
         levels = read()
         if buttons.busy or True in levels:
             for name, kind in poll(levels, now):
-                reader.press(name, kind)
+                panel.press(name, kind)
             tick(now)
         elif done & 1:
             tick(now)
@@ -82,5 +82,5 @@ async def reader_loop(board, reader, collector, passes=-1, sleep_ms=None):
         if not done & 7:
             feed()
             if box.short_of_memory:
-                reader.short_of_memory()
+                panel.short_of_memory()
         await sleep_ms(_LOOP_MS)

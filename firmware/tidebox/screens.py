@@ -1,10 +1,10 @@
-# The box's own screens used all through a game (any game): the Screen base, list menus, paged
-# reading, confirmations, picking a seat, rejoin codes, private entry and the reader's in-game menu.
-# The screens only needed before a game are apart: the splash and the resume offer in welcome.py,
-# the game menu, joining and setup in lobby.py, which the reader unloads while a game is played; the
-# end of a game (winners, standings,
-# what next) is in end.py, imported when a game ends. Each screen is a small object on the reader's
-# stack: `draw(fb, now)` on a cleared frame, `press(button, kind)` for A, B and C.
+# The box's own screens used all through a game (any game): the Screen bases (a game's: GameScreen;
+# one player's: SeatScreen), list menus, paged reading, confirmations, picking a seat, rejoin codes and the
+# reader's in-game menu. The screens only needed before a game are apart: the splash and the resume
+# offer in welcome.py, the game menu, joining and setup in lobby.py, which the panel unloads while a
+# game is played; the end of a game (winners, standings, what next) is in end.py, imported when a
+# game ends. Each screen is a small object on the panel's stack: `draw(fb, now)` on a cleared
+# frame, `press(button, kind)` for A, B and C.
 # The convention on every screen: A moves or opens the menu, B changes or steps, C goes on.
 from tidebox import draw
 
@@ -12,22 +12,25 @@ LIST_ROWS = 4  # a list's lines of 10 px between the title and the hints
 
 
 class Screen:
-    """A screen's common parts. `name` is what the simulator and the tests see."""
+    """A screen's common parts. `name` is what the simulator and the tests see. A screen draws
+    itself in `draw`, or names its drawing as `paint = staticmethod(fn)`: fn(fb, screen, now)."""
 
     name = ""
+    paint = None
 
-    def __init__(self, reader):
-        self.reader = reader
-        self.box = reader.box
+    def __init__(self, panel):
+        self.panel = panel
+        self.box = panel.box
         self.cursor = 0  # highlighted line on list screens
         self.page = 0  # page of a long list
 
     @property
     def message(self):
-        return self.reader.message
+        return self.panel.message
 
     def draw(self, fb, now):
-        pass
+        if self.paint is not None:
+            self.paint(fb, self, now)
 
     def press(self, button, kind):
         pass
@@ -40,15 +43,36 @@ class Screen:
         """For tick(): when the game has moved on under this screen (a phone's turn, an undo), the
         screen for the game's state takes its place. Returns `moved_on`."""
         if moved_on:
-            self.reader.home()
+            self.panel.home()
         return moved_on
+
+
+class GameScreen(Screen):
+    """A game's screen: A opens the reader's in-game menu, B and C go to `act(button, kind)`."""
+
+    def press(self, button, kind):
+        if button == "A":
+            self.panel.push(in_game_menu(self.panel))
+        else:
+            self.act(button, kind)
+
+    def act(self, button, kind):
+        pass
+
+
+class SeatScreen(Screen):
+    """A screen about one player: `seat`."""
+
+    def __init__(self, panel, seat):
+        super().__init__(panel)
+        self.seat = seat
 
 
 class Confirm(Screen):
     name = "confirm"
 
-    def __init__(self, reader, question, on_yes):
-        super().__init__(reader)
+    def __init__(self, panel, question, on_yes):
+        super().__init__(panel)
         self.question = question
         self.on_yes = on_yes
 
@@ -61,10 +85,10 @@ class Confirm(Screen):
 
     def press(self, button, kind):
         if button == "C":
-            self.reader.pop()
+            self.panel.pop()
             self.on_yes()
         elif button == "A":
-            self.reader.pop()
+            self.panel.pop()
 
 
 class ListMenu(Screen):
@@ -72,8 +96,8 @@ class ListMenu(Screen):
 
     name = "menu"
 
-    def __init__(self, reader, title, items, name=None):
-        super().__init__(reader)
+    def __init__(self, panel, title, items, name=None):
+        super().__init__(panel)
         self.title = title
         self.items = items
         if name:
@@ -100,7 +124,7 @@ class ListMenu(Screen):
         if button == "A":
             self.cursor = (self.cursor + 1) % len(self.items)
         elif button == "B":
-            self.reader.pop()
+            self.panel.pop()
         elif button == "C":
             self.items[self.cursor][1]()
 
@@ -117,8 +141,8 @@ class PickSeat(Screen):
 
     name = "pick_seat"
 
-    def __init__(self, reader, title, on_pick, seats=None, every=False):
-        super().__init__(reader)
+    def __init__(self, panel, title, on_pick, seats=None, every=False):
+        super().__init__(panel)
         self.title = title
         self.on_pick = on_pick
         names = self.box.seats.names
@@ -140,18 +164,17 @@ class PickSeat(Screen):
             at = self.seats.index(self.pick) if self.pick in self.seats else -1
             self.pick = self.seats[(at + 1) % len(self.seats)]
         elif button == "B":
-            self.reader.pop()
+            self.panel.pop()
         elif button == "C":
-            self.reader.pop()
+            self.panel.pop()
             self.on_pick(self.pick)
 
 
-class ShowCode(Screen):
+class ShowCode(SeatScreen):
     name = "show_code"
 
-    def __init__(self, reader, seat, code):
-        super().__init__(reader)
-        self.seat = seat
+    def __init__(self, panel, seat, code):
+        super().__init__(panel, seat)
         self.code = code
 
     def draw(self, fb, now):
@@ -163,51 +186,7 @@ class ShowCode(Screen):
     def press(self, button, kind):
         if button in ("B", "C"):
             self.code = ""
-            self.reader.home()
-
-
-class Handoff(Screen):
-    """Before a private entry on the box: the box is passed to one player."""
-
-    name = "handoff"
-
-    def __init__(self, reader, seat, entry):
-        super().__init__(reader)
-        self.seat = seat
-        self.entry = entry  # makes the entry screen
-
-    def draw(self, fb, now):
-        name = self.box.seats.names[self.seat]
-        draw.title(fb, "Private entry")
-        draw.center(fb, "Pass the box to", 14)
-        draw.big_center(fb, draw.fit(name, 8), 26, 2)
-        draw.center(fb, "only they look", 44)
-        draw.hints(fb, "", "back", "I am")
-
-    def press(self, button, kind):
-        if button == "C":
-            self.reader.replace(self.entry())
-        elif button in ("A", "B"):
-            self.reader.pop()
-
-
-class Entered(Screen):
-    name = "entered"
-
-    def __init__(self, reader, seat):
-        super().__init__(reader)
-        self.seat = seat
-
-    def draw(self, fb, now):
-        draw.title(fb, "Locked in")
-        draw.center(fb, self.box.seats.names[self.seat], 18)
-        draw.center(fb, "numbers hidden", 30)
-        draw.center(fb, "hand it back", 40)
-        draw.hints(fb, "", "", "ok")
-
-    def press(self, button, kind):
-        if button == "C":
-            self.reader.home()
+            self.panel.home()
 
 
 def turn_page(screen, button, pages):
@@ -217,26 +196,26 @@ def turn_page(screen, button, pages):
     elif button == "C" and screen.page + 1 < pages:
         screen.page += 1
     elif button in ("A", "C"):
-        screen.reader.pop()
+        screen.panel.pop()
 
 
-def in_game_menu(reader):
+def in_game_menu(panel):
     """The reader's menu during a game: the box's own items and the game's (flow.menu_items)."""
-    box = reader.box
+    box = panel.box
 
     def drop():
-        reader.push(PickSeat(reader, "Drop who?", lambda seat: reader.ask(
+        panel.push(PickSeat(panel, "Drop who?", lambda seat: panel.ask(
             "Drop " + box.seats.names[seat] + "?", lambda: dropped(seat))))
 
     def dropped(seat):
         box.drop(seat)
-        reader.home()
+        panel.home()
 
     def code():
-        reader.push(PickSeat(reader, "Code for?", lambda seat: reader.push(
-            ShowCode(reader, seat, box.rejoin_code(seat)))))
+        panel.push(PickSeat(panel, "Code for?", lambda seat: panel.push(
+            ShowCode(panel, seat, box.rejoin_code(seat)))))
 
     items = [("Drop player", drop), ("Rejoin code", code)]
-    items.extend(reader.flow.menu_items(reader))
-    items.append(("Back", reader.pop))
-    return ListMenu(reader, "Menu", items)
+    items.extend(panel.flow.menu_items(panel))
+    items.append(("Back", panel.pop))
+    return ListMenu(panel, "Menu", items)

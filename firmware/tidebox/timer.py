@@ -1,9 +1,13 @@
-# The allocation timer. It paces the table; it never forces a reveal.
+# A countdown that paces the table, a service any game may ask for: the box holds one
+# (Box.countdown, started by Box.start_timer, extended by Box.extend_timer, stopped with every new
+# game) and every phone's view carries it as "timer" to run its own in step; a game's screen that
+# shows it says so (`counts_down`) and the panel redraws it each second and flashes it at zero
+# (panel.py). It never forces a move. Token Tide's allocation timer is one.
 import time
 
 from micropython import const
 
-EXTEND_MS = const(15000)  # "allow a short extension": the reader's +15 s
+EXTEND_MS = const(15000)  # the default extension (Token Tide's rule sheet: "allow a short extension", +15 s)
 
 
 class Countdown:

@@ -1,7 +1,7 @@
 # The screens of a box that has just started: the splash, then the offer to resume a saved game.
 # Apart from the lobby (lobby.py) because a box that restarts mid-game (a power cut) resumes
 # straight into the game: the lobby's code is never loaded then, and the heap that phones
-# reconnecting at once need is not held by it. The reader unloads this module once it leaves them.
+# reconnecting at once need is not held by it. The panel unloads this module once it leaves them.
 from tidebox import VERSION, draw, games
 from tidebox.box import CHOOSE, JOIN, SETUP, Refused
 from tidebox.screens import Screen
@@ -10,11 +10,11 @@ RESTARTED = "Memory tidied up"  # the message line once the box restarted itself
 
 
 def take(storage):
-    """The step written down before the box restarted itself (Reader.restart), or None (it did not:
+    """The step written down before the box restarted itself (Panel.restart), or None (it did not:
     a power cut, a first start); forgotten once read, so that a later power cut is a power cut.
     tidebox/restart.py is imported only when there is a step: a box booting into a game after a
     power cut has no heap to spare for it."""
-    from tidebox.reader import NEXT_FILE
+    from tidebox.panel import NEXT_FILE
 
     try:
         step = storage.load(NEXT_FILE)
@@ -30,12 +30,12 @@ def take(storage):
     return step
 
 
-def carry_on(reader, step):
+def carry_on(panel, step):
     """The box restarted itself (tidebox/restart.py): the step it was taking, on a fresh heap, then
     the screen for where it is. No splash and no resume offer: nothing happened to the table."""
     from tidebox import restart
 
-    box = reader.box
+    box = panel.box
     do = step["do"]
     try:
         if do == restart.CHOOSE and box.phase in (CHOOSE, JOIN, SETUP) and (
@@ -45,23 +45,23 @@ def carry_on(reader, step):
             box.to_setup()
         elif do == restart.START and box.phase == SETUP:
             box.start_game()
-        reader.home()
+        panel.home()
         press = step.get("press")
-        if press and reader.screen == press[2] and box.seq == press[3]:
-            reader.top().press(press[0], press[1])  # what was pressed when the memory ran out, again
+        if press and panel.screen == press[2] and box.seq == press[3]:
+            panel.top().press(press[0], press[1])  # what was pressed when the memory ran out, again
     except Refused as e:
-        reader.home()
-        reader.message = e.message
+        panel.home()
+        panel.message = e.message
         return
     except MemoryError:
         if step["tries"] + 1 >= restart.TRIES:  # a fresh heap could not take it either: say so, stay
-            reader.home()
-            reader.message = "Not enough memory"
+            panel.home()
+            panel.message = "Not enough memory"
         else:
-            reader.short_of_memory(do, step["game"], step["tries"] + 1)
+            panel.short_of_memory(do, step["game"], step["tries"] + 1)
         return
     if do != restart.MENU:
-        reader.message = reader.message or RESTARTED
+        panel.message = panel.message or RESTARTED
 
 
 class Splash(Screen):
@@ -83,7 +83,7 @@ class Resume(Screen):
         draw.title(fb, "Saved game")
         lines = [games.title(box.game_id) if box.game_id else "No game chosen"]
         if box.state:
-            lines.append(self.reader.flow.progress(box.state))
+            lines.append(self.panel.flow.progress(box.state))
         else:
             lines.append("Still joining")
         lines.append("%d players" % box.seats.count())
@@ -93,9 +93,9 @@ class Resume(Screen):
 
     def press(self, button, kind):
         if button == "C":
-            self.reader.home()
+            self.panel.home()
         elif button == "A":
-            self.reader.ask("Discard saved?", self.discard)
+            self.panel.ask("Discard saved?", self.discard)
 
     def discard(self):
         """A new table at the game menu; from a saved game, on a fresh heap (as after any game),
@@ -103,6 +103,6 @@ class Resume(Screen):
         in_game = self.box.state is not None
         self.box.discard()
         if in_game:
-            self.reader.restart("menu")
+            self.panel.restart("menu")
         else:
-            self.reader.home()
+            self.panel.home()

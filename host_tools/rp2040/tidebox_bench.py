@@ -122,9 +122,9 @@ def make_game(board, storage):
 
 
 def make_reader(box, board):
-    from tidebox.reader import Reader
+    from tidebox.panel import Panel
 
-    reader = Reader(box, board.display, board.buzzer)
+    reader = Panel(box, board.display, board.buzzer)
     reader.boot(board.ticks_ms(), False)
     return reader
 

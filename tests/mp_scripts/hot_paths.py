@@ -13,7 +13,7 @@ import micropython
 from tidebox import api, transport
 from tidebox.box import Box
 from tidebox.buttons import Buttons
-from tidebox.reader import Reader
+from tidebox.panel import Panel
 from tidebox.storage import Storage
 
 BROWSER = ("GET /api/state?v={V} HTTP/1.1\r\nHost: 192.168.4.1\r\nConnection: keep-alive\r\n"
@@ -211,7 +211,7 @@ async def alloc_checks():
     out["idle_poll_answer_same"] = bytes(conn.last).decode() == out["idle_answer"]
 
     # One pass of the button loop with nothing pressed: the board's read, the debouncer, the reader.
-    reader = Reader(box, board.display, board.buzzer)
+    reader = Panel(box, board.display, board.buzzer)
     reader.home()
     buttons = Buttons(("A", "B", "C"))
     now = board.ticks_ms()

@@ -1,5 +1,5 @@
 # Which of the box's and the games' modules are imported in each phase, as the reader drives the box
-# (the host board, a real Box and Reader). Prints one JSON object: phase label -> sorted module names
+# (the host board, a real Box and Panel). Prints one JSON object: phase label -> sorted module names
 # under tidebox. that a phase may or may not hold (the box's always-loaded core is left out).
 import json
 import os
@@ -7,13 +7,13 @@ import sys
 
 import board as board_module
 from tidebox.box import Box
-from tidebox.reader import Reader
+from tidebox.panel import Panel
 from tidebox.storage import Storage
 
 board = board_module.make_board()
 box = Box(board, Storage(os.getenv("TIDEBOX_STATE_DIR")))
-reader = Reader(box, board.display, None)
-CORE = ("tidebox.box", "tidebox.reader", "tidebox.storage", "tidebox.screens", "tidebox.draw",
+reader = Panel(box, board.display, None)
+CORE = ("tidebox.box", "tidebox.panel", "tidebox.storage", "tidebox.screens", "tidebox.draw",
         "tidebox.games", "tidebox.games.base", "tidebox.seats", "tidebox.timer", "tidebox.viewjson",
         "tidebox.hotspot", "tidebox.buttons", "tidebox.jsoncheck", "tidebox.gate", "tidebox")
 seen = {}

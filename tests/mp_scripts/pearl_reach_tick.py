@@ -12,14 +12,14 @@ from tidebox import screens
 from tidebox.box import Box
 from tidebox.games.pearl_reach import rules
 from tidebox.games.seeded import Seeded
-from tidebox.reader import Reader
+from tidebox.panel import Panel
 from tidebox.storage import Storage
 
 board = board_module.make_board()
 rng = Seeded(8)
 board.urandom = lambda n: bytes(rng.below(256) for _ in range(n))
 box = Box(board, Storage(os.getenv("TIDEBOX_STATE_DIR")))
-reader = Reader(box, board.display, None)
+reader = Panel(box, board.display, None)
 box.choose_game("pearl_reach")
 for name in ("Ada", "Bo"):
     box.join(name)
@@ -77,13 +77,13 @@ out["held_while_menu_pass"] = locked(lambda: reader.tick(now + 10))
 out["moved_while_menu"] = box.seq != seq
 reader.pop()
 # paused from the menu: still waits
-reader.flow._paused = box.state
+reader.kept["paused"] = box.state
 for _ in range(300):
     now += 10
     reader.tick(now)
 out["paused_pass"] = locked(lambda: reader.tick(now + 10))
 out["moved_while_paused"] = box.seq != seq
-reader.flow._paused = None
+reader.kept["paused"] = None
 # back on the board: the full thinking time again, then the move
 back = now
 while box.seq == seq:

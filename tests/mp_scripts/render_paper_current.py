@@ -8,7 +8,7 @@ import board as board_module
 from tidebox import lobby, screens
 from tidebox.box import Box
 from tidebox.games.seeded import Seeded
-from tidebox.reader import Reader
+from tidebox.panel import Panel
 from tidebox.storage import Storage
 
 folder = os.getenv("TIDEBOX_STATE_DIR")
@@ -17,7 +17,7 @@ rng = Seeded(3)
 board.urandom = lambda n: bytes(rng.below(256) for _ in range(n))  # a reproducible course
 box = Box(board, Storage(folder))
 box.password = "txk2xdfnrqgt"
-reader = Reader(box, board.display, None)
+reader = Panel(box, board.display, None)
 frames = {}
 
 
@@ -85,15 +85,15 @@ for _ in range(2):
     for boat in range(1, 9):
         box.move(None, "set_result", {"boat": boat, "result": 2 if boat < 4 else 0})
     box.move(None, "confirm")
-snap("pc_final_total", flow.Final(reader))
-snap("pc_final_rounds", flow.Final(reader), step=1)
-snap("pc_final_rounds_2", flow.Final(reader), step=1, page=1)
-final = flow.Final(reader)
+snap("pc_final_total", flow.final(reader))
+snap("pc_final_rounds", flow.final(reader), step=1)
+snap("pc_final_rounds_2", flow.final(reader), step=1, page=1)
+final = flow.final(reader)
 final.step = 1
 reader.stack = [final]
 while reader.screen == "pc_final":  # the rounds' pages, then what next
     reader.press("C", "short")
 snap("pc_end", reader.top())
 box.state["total"] = 12  # below the target
-snap("pc_final_missed", flow.Final(reader))
+snap("pc_final_missed", flow.final(reader))
 print(json.dumps(frames))

@@ -9,7 +9,7 @@ from tidebox import lobby, screens
 from tidebox.box import Box
 from tidebox.games.pearl_reach import rivals
 from tidebox.games.seeded import Seeded
-from tidebox.reader import Reader
+from tidebox.panel import Panel
 from tidebox.storage import Storage
 
 folder = os.getenv("TIDEBOX_STATE_DIR")
@@ -18,7 +18,7 @@ rng = Seeded(5)
 board.urandom = lambda n: bytes(rng.below(256) for _ in range(n))  # a reproducible game
 box = Box(board, Storage(folder))
 box.password = "txk2xdfnrqgt"
-reader = Reader(box, board.display, None)
+reader = Panel(box, board.display, None)
 frames = {}
 
 
@@ -58,9 +58,9 @@ box.start_game()
 snap("pr_board_start", flow.Board(reader))
 play(3)  # Ada, Bo, then Gull is to act: the rival is thinking
 snap("pr_board_thinking", flow.Board(reader))
-flow._paused = box.state
+reader.kept["paused"] = box.state
 snap("pr_board_paused", flow.Board(reader))
-flow._paused = None
+reader.kept["paused"] = None
 snap("pr_menu", screens.in_game_menu(reader))
 snap("pr_menu_end", screens.in_game_menu(reader), cursor=3)
 snap("pr_confirm_end", screens.Confirm(reader, "End game?", None))
@@ -76,13 +76,13 @@ snap("pr_board_message", flow.Board(reader))
 reader.message = ""
 while box.phase == "play":
     play(1)
-snap("pr_final_winner", flow.Final(reader))
-snap("pr_final_standings", flow.Final(reader), step=1)
+snap("pr_final_winner", flow.final(reader))
+snap("pr_final_standings", flow.final(reader), step=1)
 snap("pr_final_new_game", screens.Confirm(reader, "New game?", None))
 # a tie for the win: two names, points each
 box.state["points"] = [40, 40, 12, 30]
 box.state["shells"] = [2, 2, 0, 1]
-snap("pr_final_tie", flow.Final(reader))
+snap("pr_final_tie", flow.final(reader))
 # Ada starts the next game from her phone: until a turn is taken the box's board says who
 box.move(0, "new_game", {"speed": 1}, seq=box.seq)
 snap("pr_board_new_game", flow.Board(reader))

@@ -8,14 +8,14 @@ import board as board_module
 from tidebox import lobby, screens
 from tidebox.box import Box
 from tidebox.games.seeded import Seeded
-from tidebox.reader import Reader
+from tidebox.panel import Panel
 from tidebox.storage import Storage
 
 board = board_module.make_board()
 rng = Seeded(1)
 board.urandom = lambda n: bytes(rng.below(256) for _ in range(n))  # deterministic tokens and codes
 box = Box(board, Storage(os.getenv("TIDEBOX_STATE_DIR")))
-reader = Reader(box, board.display, None)
+reader = Panel(box, board.display, None)
 frames = {}
 
 
@@ -90,9 +90,9 @@ while not box.state["laps"] >= 6:
     seat = box.to_act()[0]
     m = flow.game.legal_moves(box.state, seat)[seat % 3 % len(flow.game.legal_moves(box.state, seat))]
     box.move(seat, m["move"], m["args"])
-snap("final_winner", flow.Final(reader), step=0)
-snap("final_standings", flow.Final(reader), step=1)
-reader.stack = [flow.Final(reader)]
+snap("final_winner", flow.final(reader), step=0)
+snap("final_standings", flow.final(reader), step=1)
+reader.stack = [flow.final(reader)]
 reader.press("C", "short")
 reader.press("C", "short")
 snap("again")
@@ -105,6 +105,6 @@ last = state["payouts"][-1]["amounts"]
 for i in range(len(last)):
     if flow.game.totals(state)[i] != best and i in (1, 3):
         last[i] += best - flow.game.totals(state)[i]
-snap("final_tie", flow.Final(reader), step=0)
-snap("final_tie_standings", flow.Final(reader), step=1)
+snap("final_tie", flow.final(reader), step=0)
+snap("final_tie_standings", flow.final(reader), step=1)
 print(json.dumps(frames))

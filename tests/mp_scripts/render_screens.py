@@ -8,7 +8,7 @@ import board as board_module
 from tidebox import lobby, screens, welcome
 from tidebox.box import Box
 from tidebox.games.seeded import Seeded
-from tidebox.reader import QrImages, Reader
+from tidebox.panel import QrImages, Panel
 from tidebox.storage import Storage
 
 folder = os.getenv("TIDEBOX_STATE_DIR")
@@ -17,7 +17,7 @@ rng = Seeded(1)
 board.urandom = lambda n: bytes(rng.below(256) for _ in range(n))  # deterministic tokens and codes
 box = Box(board, Storage(folder))
 box.password = "txk2xdfnrqgt"
-reader = Reader(box, board.display, None)
+reader = Panel(box, board.display, None)
 try:
     from tidebox import join_qr
 
@@ -111,10 +111,10 @@ snap("menu", screens.in_game_menu(reader), cursor=1)
 snap("pick_seat", screens.PickSeat(reader, "Drop who?", None), pick=2)
 snap("confirm", screens.Confirm(reader, "Drop Cy?", None))
 snap("show_code", screens.ShowCode(reader, 2, "482913"))
-snap("handoff", screens.Handoff(reader, 2, None))
+snap("handoff", flow.Handoff(reader, 2))
 snap("entry", flow.Entry(reader, 2), entry=[2, 1, 3], cursor=2)
 snap("entry_full", flow.Entry(reader, 2), entry=[4, 1, 2], cursor=2)
-snap("entered", screens.Entered(reader, 2))
+snap("entered", flow.Entered(reader, 2))
 box.move(None, "reveal")
 for step in range(6):
     snap("reveal_%d" % step, flow.Reveal(reader), step=step)
@@ -124,7 +124,7 @@ for _ in range(5):
         allocate(seat, [seat % 3 + 1, 3, 3 - seat % 3])
     box.move(None, "reveal")
 box.move(None, "next_round")
-snap("final_winner", flow.Final(reader), step=0)
-snap("final_standings", flow.Final(reader), step=1)
+snap("final_winner", flow.final(reader), step=0)
+snap("final_standings", flow.final(reader), step=1)
 print(json.dumps(outside))
 print(json.dumps(frames))

@@ -27,7 +27,7 @@ import framebuf
 from tidebox import draw, games
 from tidebox.box import PLAY, SETUP, Box, Refused
 from tidebox.games.seeded import Seeded
-from tidebox.reader import Reader
+from tidebox.panel import Panel
 from tidebox.storage import Storage
 
 W, H = 128, 64
@@ -224,7 +224,7 @@ def walk(game_id, seed, report, seen, counts):
     recorder = Recorder(board.display)
     recorder.names = NAMES
 
-    def restart():  # the box restarting itself (tidebox/restart.py): here, a new Box and Reader
+    def restart():  # the box restarting itself (tidebox/restart.py): here, a new Box and Panel
         raise Restarted()
 
     board.restart = restart
@@ -233,7 +233,7 @@ def walk(game_id, seed, report, seen, counts):
         """A box (again) on what its flash holds, as main.py starts one."""
         box = Box(board, Storage(folder))
         box.password = "txk2xdfnrqgt"
-        reader = Reader(box, board.display, None)
+        reader = Panel(box, board.display, None)
         resumable = box.load()
         reader.boot(board.ticks_ms(), resumable, reader.welcome().take(box.storage))
         reader.tick(board.ticks_ms())
@@ -241,7 +241,7 @@ def walk(game_id, seed, report, seen, counts):
 
     box = Box(board, Storage(folder))
     box.password = "txk2xdfnrqgt"
-    reader = Reader(box, board.display, None)
+    reader = Panel(box, board.display, None)
 
     def seat_table():
         if box.game_id != game_id or box.rules is None:  # none loaded at the game menu

@@ -2,7 +2,7 @@
 #   rules.py    pure rules: data and functions, no I/O, no clock, no hardware, no global random
 #               (the names every game offers are listed in the README, "Adding a game")
 #   flow.py     the game's screens on the box as screen objects (what A, B and C do)
-#   screens.py  drawing those screens on the OLED
+#   drawing.py  drawing those screens on the OLED (functions; flow.py holds the screen classes)
 #   page.js     its part of the phones' page
 # Importing a game's package imports its rules only; the reader imports the flow when the game
 # starts (and forgets it again before the next), and choosing another game unloads the previous

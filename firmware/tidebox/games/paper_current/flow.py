@@ -1,63 +1,59 @@
 # Paper Current on the box: the course card (name, launch zone picture, bonus), one press per launch,
 # score entry for the eight boats, the round's score and the end of the course, as screen objects on
-# the reader's stack (see tidebox/reader.py). Phones may enter results too (page.js).
+# the panel's stack (see tidebox/panel.py). Phones may enter results too (page.js).
 from tidebox.box import OVER, Refused
 from tidebox.buttons import LONG
 from tidebox.games.base import GameError
 from tidebox.games.paper_current import rules as game
-from tidebox.games.paper_current import screens as draws
-from tidebox.screens import Screen, in_game_menu
+from tidebox.games.paper_current import drawing as draws
+from tidebox.screens import GameScreen
 
 NEXT_RESULT = {None: 2, 2: 1, 1: 0, 0: 2}  # B on the score screen: inner, outer, out, inner...
 
 
-def home(reader):
+def home(panel):
     """The screen for the game's phase (after a resume, a menu or an action)."""
-    box = reader.box
+    box = panel.box
     if box.phase == OVER:
-        return Final(reader)
+        return final(panel)
     phase = box.state["phase"]
     if phase == game.PHASE_SCORED:
-        return Scored(reader)
+        return Scored(panel)
     if phase == game.PHASE_SCORE:
-        return Score(reader)
+        return Score(panel)
     if box.state["launch"] == 0:
-        return Card(reader)
-    return Launch(reader)
+        return Card(panel)
+    return Launch(panel)
 
 
 progress = draws.round_label  # progress(state): one line for the resume screen
 
 
-def menu_items(reader):
+def menu_items(panel):
     """The game's items in the reader's in-game menu."""
-    box = reader.box
+    box = panel.box
 
     def replay():
         box.move(None, "replay_round")
-        reader.home()
+        panel.home()
 
-    return [("Replay round", lambda: reader.ask("Replay this round?", replay))]
+    return [("Replay round", lambda: panel.ask("Replay this round?", replay))]
 
 
-class Card(Screen):
+class Card(GameScreen):
     """The round's card: the zone picture, then its bonus in words (C pages on, B back). `peek`: shown
     from the launches, C at the end goes back to them."""
 
     name = "pc_card"
+    paint = staticmethod(draws.draw_card)
 
-    def __init__(self, reader, peek=False):
-        super().__init__(reader)
+    def __init__(self, panel, peek=False):
+        super().__init__(panel)
         self.peek = peek
 
-    def draw(self, fb, now):
-        draws.draw_card(fb, self, now)
-
-    def press(self, button, kind):
-        r = self.reader
-        if button == "A":
-            r.push(in_game_menu(r))
-        elif button == "B":
+    def act(self, button, kind):
+        r = self.panel
+        if button == "B":
             if self.page > 0:
                 self.page -= 1
         elif button == "C":
@@ -69,20 +65,16 @@ class Card(Screen):
                 r.replace(Launch(r))
 
 
-class Launch(Screen):
+class Launch(GameScreen):
     """"Boat 3: Bo": C when the boat has been launched, a long C goes back one."""
 
     name = "pc_launch"
+    paint = staticmethod(draws.draw_launch)
 
-    def draw(self, fb, now):
-        draws.draw_launch(fb, self, now)
-
-    def press(self, button, kind):
-        r = self.reader
+    def act(self, button, kind):
+        r = self.panel
         box = self.box
-        if button == "A":
-            r.push(in_game_menu(r))
-        elif button == "B":
+        if button == "B":
             r.push(Card(r, peek=True))
         elif button == "C":
             if kind == LONG:
@@ -98,25 +90,24 @@ class Launch(Screen):
                 r.home()
 
 
-class Score(Screen):
+class Score(GameScreen):
     """The eight results: A next boat, B changes its value (2, 1, 0), C confirms; a long C goes back to
     the last launch while nothing is entered yet."""
 
     name = "pc_score"
-
-    def draw(self, fb, now):
-        draws.draw_score(fb, self, now)
+    paint = staticmethod(draws.draw_score)
 
     def press(self, button, kind):
-        r = self.reader
+        if button == "A" and kind != LONG:
+            self.cursor = (self.cursor + 1) % game.BOATS
+        else:
+            super().press(button, kind)  # a long A: the in-game menu
+
+    def act(self, button, kind):
+        r = self.panel
         box = self.box
         results = box.state["results"]
-        if button == "A":
-            if kind == LONG:
-                r.push(in_game_menu(r))
-                return
-            self.cursor = (self.cursor + 1) % game.BOATS
-        elif button == "B":
+        if button == "B":
             now = results[self.cursor]
             box.move(None, "set_result", {"boat": self.cursor + 1, "result": NEXT_RESULT[now], "was": now})
         elif button == "C":
@@ -133,37 +124,32 @@ class Score(Screen):
             r.home()
 
 
-class Scored(Screen):
+class Scored(GameScreen):
     name = "pc_round"
+    paint = staticmethod(draws.draw_round)
 
-    def draw(self, fb, now):
-        draws.draw_round(fb, self, now)
-
-    def press(self, button, kind):
-        r = self.reader
-        if button == "A":
-            r.push(in_game_menu(r))
-        elif button == "C":
+    def act(self, button, kind):
+        if button == "C":
             self.box.move(None, "next_round")
-            r.home()
+            self.panel.home()
 
 
-def Final(reader):
-    """The total against the target, then the three rounds (A back); then a new course or a new game
-    (tidebox/end.py)."""
+def final(panel):
+    """The end screen (tidebox/end.py): the total against the target, then the three rounds; then a
+    new course or a new game."""
     from tidebox import end
 
     name = "pc_final"  # the screen's name (the tests and the simulator read it)
-    return end.End(reader, name, draws.draw_final, pages=draws.final_pages, choices=(
-        ("New course", "New course?", new_course), end.NEW_GAME), menu=("What next?", "pc_end"))
+    return end.End(panel, name, game, draws.draw_final, pages=draws.final_pages, choices=(
+        ("New course", "New course?", new_course), end.NEW_GAME_CHOICE), menu=("What next?", "pc_end"))
 
 
-def new_course(reader):
+def new_course(panel):
     """A fresh course at the same table, saved like any change (Box.restart)."""
-    box = reader.box
+    box = panel.box
     try:
         course = game.new_course(box.state, box.random_below)
     except GameError as e:
         raise Refused(e.status, e.message)
     box.restart(course)
-    reader.home()
+    panel.home()

@@ -1,42 +1,47 @@
 # The Quiet Dividend on the box: the public board, everyone's shares, each payout as it happens, the
 # final standings and the rematch, and the reader's items (a turn entered on the box, undo) as screen
-# objects on the reader's stack (see tidebox/reader.py). Nothing is secret in this game, so a turn
+# objects on the panel's stack (see tidebox/panel.py). Nothing is secret in this game, so a turn
 # entered on the box needs no hand-off.
 from tidebox.box import PLAY, Refused
 from tidebox.games.base import GameError
 from tidebox.games.quiet_dividend import rules as game
-from tidebox.games.quiet_dividend import screens as draws
-from tidebox.screens import ListMenu, Screen, in_game_menu, turn_page
-
-_seen = [None]  # payouts the reader has stepped past (None: not known yet, e.g. after a restart)
+from tidebox.games.quiet_dividend import drawing as draws
+from tidebox.screens import GameScreen, ListMenu, Screen, in_game_menu, turn_page
 
 
-def _unseen(state):
+def kept():
+    """What the panel keeps for the game: the payouts it has stepped past (None: not known yet,
+    e.g. after a restart)."""
+    return {"seen": None}
+
+
+def _unseen(panel, state):
     """Index of the first payout the reader has not stepped past, or None."""
     paid = len(state["payouts"])
-    if _seen[0] is None:
+    kept = panel.kept
+    if kept["seen"] is None:
         # After a restart: a payout is still news while no turn of the next lap has been taken.
         log = state["log"]
         last = log[-1] if log else None
         if isinstance(last, list):  # older saves kept [lap, seat, ...]
             last = last[0] * 10000
         news = paid and last is not None and last // 10000 == state["payouts"][-1]["lap"]
-        _seen[0] = paid - 1 if news else paid
-    if _seen[0] > paid:  # an undone turn took a payout back, or a new game began
-        _seen[0] = paid
-    return _seen[0] if _seen[0] < paid else None
+        kept["seen"] = paid - 1 if news else paid
+    if kept["seen"] > paid:  # an undone turn took a payout back, or a new game began
+        kept["seen"] = paid
+    return kept["seen"] if kept["seen"] < paid else None
 
 
-def home(reader):
+def home(panel):
     """The screen for the game's state: a payout not yet shown, the end, or the board."""
-    box = reader.box
+    box = panel.box
     state = box.state
-    index = _unseen(state)
+    index = _unseen(panel, state)
     if index is not None:
-        return Payout(reader, index, len(state["payouts"]), news=True)
+        return Payout(panel, index, len(state["payouts"]), news=True)
     if game.is_over(state):
-        return Final(reader)
-    return Board(reader)
+        return final(panel)
+    return Board(panel)
 
 
 progress = draws.lap_label  # progress(state): one line for the resume screen
@@ -55,76 +60,75 @@ def short_label(state, m):
     return "Join " + a["club"]
 
 
-def enter_turn(reader):
+def enter_turn(panel):
     """The turn of the player whose turn it is, picked from the legal actions (A next, C take)."""
-    box = reader.box
+    box = panel.box
     waiting = box.to_act()
     if not waiting:
-        reader.message = "No turn to enter"
+        panel.message = "No turn to enter"
         return
     seat = waiting[0]
     state = box.state
     items = []
     for m in game.legal_moves(state, seat):
-        items.append((short_label(state, m), _taker(reader, seat, m)))
+        items.append((short_label(state, m), _taker(panel, seat, m)))
     title = draws.draw.fit(state["names"][seat], 9) + "'s turn"
-    reader.push(ListMenu(reader, title, items, "qd_enter"))
+    panel.push(ListMenu(panel, title, items, "qd_enter"))
 
 
-def _taker(reader, seat, m):
+def _taker(panel, seat, m):
     def take():
-        reader.box.move(seat, m["move"], m["args"])
-        reader.home()
+        panel.box.move(seat, m["move"], m["args"])
+        panel.home()
     return take
 
 
-def undo(reader):
-    box = reader.box
+def undo(panel):
+    box = panel.box
     if not box.can_undo():
-        reader.message = "Nothing to undo"
+        panel.message = "Nothing to undo"
         return
 
     def undone():
         box.undo()
-        reader.home()
-        reader.message = "Turn undone"
+        panel.home()
+        panel.message = "Turn undone"
 
-    reader.ask("Undo last turn?", undone)
+    panel.ask("Undo last turn?", undone)
 
 
-def payouts(reader):
-    state = reader.box.state
+def payouts(panel):
+    state = panel.box.state
     if not state["payouts"]:
-        reader.message = "No payout yet"
+        panel.message = "No payout yet"
         return
-    reader.push(Payout(reader, 0, len(state["payouts"])))
+    panel.push(Payout(panel, 0, len(state["payouts"])))
 
 
-def menu_items(reader):
+def menu_items(panel):
     """The game's items in the reader's in-game menu."""
-    box = reader.box
+    box = panel.box
     items = []
     if box.to_act():
-        items.append(("Enter turn", lambda: enter_turn(reader)))
+        items.append(("Enter turn", lambda: enter_turn(panel)))
     if box.can_undo():
-        items.append(("Undo last turn", lambda: undo(reader)))
+        items.append(("Undo last turn", lambda: undo(panel)))
     if box.state["payouts"]:
-        items.append(("Payouts", lambda: payouts(reader)))
+        items.append(("Payouts", lambda: payouts(panel)))
     return items
 
 
-class Board(Screen):
+class Board(GameScreen):
     """The public board: the clubs' values, the laps (payout laps marked), whose turn it is."""
 
     name = "qd_board"
 
-    def __init__(self, reader):
-        super().__init__(reader)
+    def __init__(self, panel):
+        super().__init__(panel)
         self.paid = len(self.box.state["payouts"])
         self.seq = self.box.seq
 
-    def draw(self, fb, now):
-        draws.draw_board(fb, self, now)
+    paint = staticmethod(draws.draw_board)
 
     def tick(self, now):
         # A phone's turn may have ended a payout lap or the game: show it at once.
@@ -133,28 +137,23 @@ class Board(Screen):
             return True
         if box.seq != self.seq:  # the game moved on: a note about the last turn ("Turn undone") goes
             self.seq = box.seq
-            if self.reader.message:
-                self.reader.message = ""
+            if self.panel.message:
+                self.panel.message = ""
                 return True
         return False
 
-    def press(self, button, kind):
-        r = self.reader
-        if button == "A":
-            r.push(in_game_menu(r))
-        elif button == "B":
-            r.push(Shares(r))
-        elif button == "C":
-            enter_turn(r)
+    def act(self, button, kind):
+        if button == "B":
+            self.panel.push(Shares(self.panel))
+        else:
+            enter_turn(self.panel)
 
 
 class Shares(Screen):
     """Every player's shares in A, B and C and points so far, paged."""
 
     name = "qd_shares"
-
-    def draw(self, fb, now):
-        draws.draw_shares(fb, self, now)
+    paint = staticmethod(draws.draw_shares)
 
     def press(self, button, kind):
         turn_page(self, button, draws.share_pages(self.box.state))
@@ -165,21 +164,19 @@ class Payout(Screen):
     because a payout lap just ended (stepping past it marks it seen)."""
 
     name = "qd_payout"
+    paint = staticmethod(draws.draw_payout)
 
-    def __init__(self, reader, index, upto, news=False):
-        super().__init__(reader)
+    def __init__(self, panel, index, upto, news=False):
+        super().__init__(panel)
         self.index = index
         self.upto = upto
         self.news = news
-
-    def draw(self, fb, now):
-        draws.draw_payout(fb, self, now)
 
     def tick(self, now):
         return self.home_if(self.index >= len(self.box.state["payouts"]))  # the turn that paid was undone
 
     def press(self, button, kind):
-        r = self.reader
+        r = self.panel
         state = self.box.state
         if self.index >= len(state["payouts"]):  # undone meanwhile
             r.home()
@@ -202,36 +199,32 @@ class Payout(Screen):
                 self.index += 1
                 self.page = 0
             elif self.news:
-                _seen[0] = len(state["payouts"])
+                r.kept["seen"] = len(state["payouts"])
                 r.home()
             else:
                 r.pop()
 
 
-def Final(reader):
-    """The winners (tied leaders share the win), the final standings (shared ranks, paged), then what
-    next: a rematch (seating reversed, another first player) or a new game with the same players. A
-    opens the menu (an undo there brings the board back), B goes back to the winners (tidebox/end.py)."""
+def final(panel):
+    """The end screen (tidebox/end.py): the winners (tied leaders share the win), the final
+    standings (shared ranks, paged), then what next: a rematch (seating reversed, another first
+    player) or a new game with the same players. An undo from the menu brings the board back."""
     from tidebox import end
 
     name = "qd_final"  # the screen's name (the tests and the simulator read it)
-    return end.End(reader, name, draws.draw_final, pages=final_pages, top="B", choices=(
-        ("Rematch", "Rematch now?", rematch), end.NEW_GAME), menu=("Play again?", "qd_again"),
+    return end.End(panel, name, game, choices=(
+        ("Rematch", "Rematch now?", rematch), end.NEW_GAME_CHOICE), menu=("Play again?", "qd_again"),
         over=game.is_over)
 
 
-def final_pages(screen):
-    return max(1, (len(screen.box.state["names"]) + draws.PAGE - 1) // draws.PAGE)
-
-
-def rematch(reader):
+def rematch(panel):
     """The same table again: the rules reverse the seating order and pick a different first player;
     Box.restart plays it at once (a failed save puts back the finished game and is refused)."""
-    box = reader.box
+    box = panel.box
     try:
         state = game.rematch(box.state, box.random_below)
     except GameError as e:
         raise Refused(409, e.message)
     box.restart(state)
-    _seen[0] = 0
-    reader.home()
+    panel.kept["seen"] = 0
+    panel.home()

@@ -1,70 +1,64 @@
-# Token Tide on the box: the tide card, the allocation countdown, the stepped reveal, the end, and a
-# player's private entry on the box, as screen objects on the reader's stack (see tidebox/reader.py).
+# Token Tide on the box: the tide card, the allocation countdown (the box's countdown, timer.py: the
+# panel redraws and flashes the screen that shows it), the stepped reveal, the end, and a player's
+# private entry on the box (handed over, then locked in), as screen objects on the panel's stack
+# (see tidebox/panel.py).
 # The box's own screens (joining, setup, menus, confirmations) are in tidebox/screens.py.
+from tidebox import draw
 from tidebox.box import OVER
 from tidebox.buttons import LONG
+from tidebox.games.token_tide import drawing as draws
 from tidebox.games.token_tide import rules as game
-from tidebox.games.token_tide import screens as draws
-from tidebox.screens import Entered, Handoff, PickSeat, Screen, in_game_menu
-
-
-def home(reader):
-    """The screen for the game's phase (after a resume, a menu or an action)."""
-    box = reader.box
-    if box.phase == OVER:
-        return Final(reader)
-    state = box.state
-    if state["phase"] == game.PHASE_REVEALED:
-        return Reveal(reader)
-    if box.countdown.running() or not box.to_act():
-        return Allocate(reader)
-    return Card(reader)
-
+from tidebox.screens import GameScreen, PickSeat, Screen, SeatScreen
 
 progress = draws.round_label  # progress(state): one line for the resume screen
 
 
-def menu_items(reader):
+def home(panel):
+    """The screen for the game's phase (after a resume, a menu or an action)."""
+    box = panel.box
+    if box.phase == OVER:
+        return final(panel)
+    state = box.state
+    if state["phase"] == game.PHASE_REVEALED:
+        return Reveal(panel)
+    if box.countdown.running() or not box.to_act():
+        return Allocate(panel)
+    return Card(panel)
+
+
+def menu_items(panel):
     """The game's items in the reader's in-game menu."""
-    box = reader.box
+    box = panel.box
 
     def enter():
         waiting = box.to_act()
-        reader.push(PickSeat(reader, "Enter for?", lambda seat: reader.push(
-            Handoff(reader, seat, lambda: Entry(reader, seat))), seats=waiting or None))
+        panel.push(PickSeat(panel, "Enter for?", lambda seat: panel.push(
+            Handoff(panel, seat)), seats=waiting or None))
 
     return [("Enter on box", enter)]
 
 
-class Card(Screen):
+class Card(GameScreen):
     name = "card"
+    paint = staticmethod(draws.draw_card)
 
-    def draw(self, fb, now):
-        draws.draw_card(fb, self, now)
-
-    def press(self, button, kind):
-        r = self.reader
-        if button == "A":
-            r.push(in_game_menu(r))
-        elif button == "C":
+    def act(self, button, kind):
+        if button == "C":
+            r = self.panel
             r.stop_flash()
             self.box.start_timer(self.box.options["timer"])
             r.replace(Allocate(r))
 
 
-class Allocate(Screen):
+class Allocate(GameScreen):
     name = "allocate"
-    counts_down = True  # redrawn every second; flashes when the countdown reaches zero
+    paint = staticmethod(draws.draw_allocate)
+    counts_down = True  # redrawn every second; flashes when the countdown reaches zero (panel.py)
 
-    def draw(self, fb, now):
-        draws.draw_allocate(fb, self, now)
-
-    def press(self, button, kind):
-        r = self.reader
+    def act(self, button, kind):
+        r = self.panel
         box = self.box
-        if button == "A":
-            r.push(in_game_menu(r))
-        elif button == "B":
+        if button == "B":
             if box.extend_timer():
                 r.stop_flash()
         elif button == "C":
@@ -87,24 +81,23 @@ def shown_step(box):
     return -1
 
 
-class Reveal(Screen):
-    """The stepped reveal (draws.REVEAL_STEPS), paged where a step has many lines. The phones follow
+class Reveal(GameScreen):
+    """The stepped reveal (draws.REVEAL_STEPS), paged where a step has many lines; A goes back a
+    page or a step, C on. The phones follow
     it: the furthest step reached is published in box.shown["reveal"]. A long press on C goes
     straight to the last step (the standings): the phones then show the whole breakdown."""
 
     name = "reveal"
+    paint = staticmethod(draws.draw_reveal)
 
-    def __init__(self, reader):
-        super().__init__(reader)
+    def __init__(self, panel):
+        super().__init__(panel)
         self.step = max(0, shown_step(self.box))  # back from a menu: where the table had got to
         self.publish()
 
     def publish(self):
         step = max(self.step, shown_step(self.box))
         self.box.show("reveal", {"round": self.box.state["last"]["round"], "step": step})
-
-    def draw(self, fb, now):
-        draws.draw_reveal(fb, self, now)
 
     def press(self, button, kind):
         last = self.box.state["last"]
@@ -127,36 +120,55 @@ class Reveal(Screen):
                 self.page = 0
             else:
                 self.box.move(None, "next_round")
-                self.reader.home()
+                self.panel.home()
                 return
             self.publish()
 
 
-def Final(reader):
-    """The winners, then the final standings (paged; A back to the winners); then "New game?" keeps
-    the table (tidebox/end.py)."""
+def final(panel):
+    """The end screen (tidebox/end.py): the winners, then the final standings (paged); then "New
+    game?" keeps the table. Its own drawing: tied winners listed up to five lines of eight
+    characters, without the shared total."""
     from tidebox.end import End
 
     name = "final"  # the screen's name (the tests and the simulator read it)
-    return End(reader, name, draws.draw_final, pages=lambda r: draws.standings_page(r)[1])
+    return End(panel, name, game, draws.draw_final, pages=lambda r: draws.standings_page(r)[1])
+
+
+class Handoff(SeatScreen):
+    """Before a private entry on the box: the box is passed to one player."""
+
+    name = "handoff"
+
+    def draw(self, fb, now):
+        name = self.box.seats.names[self.seat]
+        draw.title(fb, "Private entry")
+        draw.center(fb, "Pass the box to", 14)
+        draw.big_center(fb, draw.fit(name, 8), 26, 2)
+        draw.center(fb, "only they look", 44)
+        draw.hints(fb, "", "back", "I am")
+
+    def press(self, button, kind):
+        if button == "C":
+            self.panel.replace(Entry(self.panel, self.seat))
+        elif button in ("A", "B"):
+            self.panel.pop()
 
 
 class Entry(Screen):
     """A player without a phone sets Beacon, Grove and Mooring on the box, privately."""
 
     name = "entry"
+    paint = staticmethod(draws.draw_entry)
 
-    def __init__(self, reader, seat):
-        super().__init__(reader)
+    def __init__(self, panel, seat):
+        super().__init__(panel)
         self.pick = seat
         mine = self.box.state["hidden"][seat]
         self.entry = list(mine) if mine else [0, 0, 0]
 
-    def draw(self, fb, now):
-        draws.draw_entry(fb, self, now)
-
     def press(self, button, kind):
-        r = self.reader
+        r = self.panel
         if button == "A":
             self.cursor = (self.cursor + 1) % 3
         elif button == "B":
@@ -172,3 +184,20 @@ class Entry(Screen):
             self.box.move(self.pick, "allocate", {"allocation": list(self.entry), "ready": True})
             self.entry = [0, 0, 0]  # hide the numbers again at once
             r.replace(Entered(r, self.pick))
+
+
+class Entered(SeatScreen):
+    """After a private entry: locked in, the numbers hidden, the box handed back."""
+
+    name = "entered"
+
+    def draw(self, fb, now):
+        draw.title(fb, "Locked in")
+        draw.center(fb, self.box.seats.names[self.seat], 18)
+        draw.center(fb, "numbers hidden", 30)
+        draw.center(fb, "hand it back", 40)
+        draw.hints(fb, "", "", "ok")
+
+    def press(self, button, kind):
+        if button == "C":
+            self.panel.home()

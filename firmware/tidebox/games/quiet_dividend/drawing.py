@@ -1,10 +1,9 @@
 # The Quiet Dividend's screens, drawn (flow.py handles their buttons): the public board, everyone's
-# shares, each payout with every player's amount, the final standings.
+# shares, each payout with every player's amount (its end is tidebox/end.py's default).
 from tidebox import draw
 from tidebox.games.quiet_dividend import rules as game
 
 ROWS = 4  # player lines under a screen's title and header line
-PAGE = 5  # lines of a plain list
 
 
 def lap_label(state):
@@ -127,31 +126,3 @@ def draw_payout(fb, r, now):
             draw.right(fb, amount, y)
     last = page + 1 >= pages and r.index + 1 >= r.upto
     draw.hints_or_message(fb, r.message, "back", "", "ok" if last else "next")
-
-
-def standing_lines(state):
-    return ["%d %s %d" % (rank, draw.fit(state["names"][i], 10), total)
-            for rank, i, total in game.standings(state)]
-
-
-def draw_final(fb, r, now):
-    state = r.box.state
-    if r.step == 0:
-        won = game.winners(state)
-        totals = game.totals(state)
-        draw.title(fb, "WINNER" if len(won) == 1 else "WINNERS (tie)")
-        if len(won) == 1:
-            draw.big_center(fb, draw.fit(state["names"][won[0]], 8), 18, 2)
-            draw.center(fb, "%d points" % totals[won[0]], 40)
-        else:
-            names = [draw.fit(state["names"][i], 12) for i in won]
-            if len(names) > 4:
-                names = names[:3] + ["+%d more" % (len(names) - 3)]
-            draw.rows(fb, names, y=12)
-            fb.text("%d points each" % totals[won[0]], 0, 47)
-        draw.hints_or_message(fb, r.message, "menu", "", "next")
-        return
-    lines, pages = draw.page(standing_lines(state), r.page, PAGE)
-    draw.title(fb, "Final %d/%d" % (r.page % pages + 1, pages) if pages > 1 else "Final standings")
-    draw.rows(fb, lines)
-    draw.hints_or_message(fb, r.message, "menu", "top", "next")

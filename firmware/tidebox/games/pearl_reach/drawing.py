@@ -138,30 +138,13 @@ def draw_scores(fb, r, now):
     draw.hints_or_message(fb, r.message, "back", "key", "done")
 
 
-def wrap(text, width):
-    """Words into lines of at most `width` characters (a longer word is cut)."""
-    lines = []
-    line = ""
-    for word in text.split(" "):
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = ""
-        line = (line + " " + word) if line else word
-        while len(line) > width:
-            lines.append(line[:width])
-            line = line[width:]
-    if line:
-        lines.append(line)
-    return lines
-
-
 def news_lines(state, count=game.RECENT):
     """The last `count` things that happened, newest first, wrapped for the panel; entries apart by a
     leading '>'."""
     lines = []
     log = state["log"]
     for k in range(len(log) - 1, max(-1, len(log) - 1 - count), -1):
-        for i, line in enumerate(wrap(game.entry_text(state, log[k]), draw.COLS - 1)):
+        for i, line in enumerate(draw.wrap(game.entry_text(state, log[k]), draw.COLS - 1, True)):
             lines.append((">" if i == 0 else " ") + line)
     return lines
 

@@ -137,6 +137,8 @@ def standings_page(r):
 
 
 def draw_final(fb, r, now):
+    """The end (tidebox/end.py): the winners, tied ones up to five lines of eight characters; then
+    the final standings, paged."""
     state = r.box.state
     if r.step == 0:
         won = game.winners(state)
@@ -147,12 +149,12 @@ def draw_final(fb, r, now):
             draw.center(fb, "%d points" % state["totals"][won[0]], 40)
         else:
             draw.rows(fb, names[:4] + (["+%d more" % (len(names) - 4)] if len(names) > 4 else []), y=12)
-        draw.hints_or_message(fb, r.message, "", "", "next")
+        draw.hints_or_message(fb, r.message, "menu", "", "next")
         return
     lines, pages = standings_page(r)
     draw.title(fb, "Final %d/%d" % (r.page % pages + 1, pages) if pages > 1 else "Final standings")
     draw.rows(fb, lines)
-    draw.hints_or_message(fb, r.message, "top", "", "next")
+    draw.hints_or_message(fb, r.message, "menu", "top", "next")
 
 
 def draw_entry(fb, r, now):

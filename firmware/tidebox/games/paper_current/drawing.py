@@ -7,9 +7,6 @@ PAGE = 5  # text lines between the title and the hints
 RESULT_WORDS = {None: "-", 0: "out", 1: "outer", 2: "inner"}
 
 
-wrap = draw.wrap  # wrap(text, width): words into lines
-
-
 def round_label(state):
     if state["phase"] == game.PHASE_OVER:
         return "Course over: %d of %d" % (state["total"], game.MAX_TOTAL)
@@ -22,7 +19,7 @@ def round_label(state):
 
 
 def bonus_pages(state):
-    return max(1, (len(wrap(game.current_card(state)["bonus"], draw.COLS)) + PAGE - 1) // PAGE)
+    return max(1, (len(draw.wrap(game.current_card(state)["bonus"], draw.COLS)) + PAGE - 1) // PAGE)
 
 
 def draw_zone(fb, x, y, w, h, zone):
@@ -56,14 +53,14 @@ def draw_card(fb, r, now):
     state = r.box.state
     card = game.current_card(state)
     if r.page > 0:
-        lines, pages = draw.page(wrap(card["bonus"], draw.COLS), r.page - 1, PAGE)
+        lines, pages = draw.page(draw.wrap(card["bonus"], draw.COLS), r.page - 1, PAGE)
         draw.title(fb, "Bonus %d/%d" % (r.page, pages) if pages > 1 else "Bonus")
         draw.rows(fb, lines)
         last = r.page >= pages
         c = "back" if r.peek and last else "go" if last else "more"
         draw.hints_or_message(fb, r.message, "menu", "back", c)
         return
-    name = wrap(card["name"], draw.COLS)
+    name = draw.wrap(card["name"], draw.COLS)
     band = 9 * len(name)
     fb.fill_rect(0, 0, draw.W, band, 1)
     for i, line in enumerate(name):
@@ -144,7 +141,7 @@ def final_lines(state):
     the right of its first line), then the total and the target."""
     lines = []
     for i, rec in enumerate(state["rounds"]):
-        name = wrap(game.card_info(rec["card"])["name"], draw.COLS - 5)
+        name = draw.wrap(game.card_info(rec["card"])["name"], draw.COLS - 5)
         lines.append("%d %s %2d" % (i + 1, name[0] + " " * (draw.COLS - 5 - len(name[0])), rec["score"]))
         for more in name[1:]:
             lines.append("  " + more)
@@ -166,9 +163,9 @@ def draw_final(fb, r, now):
         fb.fill_rect(0, 46, draw.W, 9, 1 if game.reached(state) else 0)
         draw.center(fb, "REACHED" if game.reached(state) else "not reached", 47,
                     0 if game.reached(state) else 1)
-        draw.hints_or_message(fb, r.message, "", "", "next")
+        draw.hints_or_message(fb, r.message, "menu", "", "next")
         return
     lines, pages = draw.page(final_lines(state), r.page, PAGE)
     draw.title(fb, "Three rounds %d/%d" % (r.page + 1, pages) if pages > 1 else "Three rounds")
     draw.rows(fb, lines)
-    draw.hints_or_message(fb, r.message, "top", "", "next" if r.page + 1 >= pages else "more")
+    draw.hints_or_message(fb, r.message, "menu", "top", "next" if r.page + 1 >= pages else "more")

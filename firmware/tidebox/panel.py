@@ -1,4 +1,6 @@
-# The reader's box: which screen the OLED shows and what buttons A, B and C do on it.
+# The box's panel: which screen the OLED shows and what buttons A, B and C do on it, for the reader
+# (whoever runs the table from the box's buttons). The "reader" in a game's state (Token Tide's
+# state["reader"], whose turn it is to read the round) is the game's role, saved with the game.
 #
 # The screens are a stack of small objects (lobby.py and screens.py for the box's own, the chosen
 # game's flow.py for the game's): the top one draws and takes the presses; a menu or a question is
@@ -15,7 +17,7 @@ from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, Refused
 
 NEXT_FILE = "next.json"  # the step the box takes after it restarts itself (tidebox/restart.py)
 SPLASH_MS = const(1500)
-FLASH_MS = const(3000)  # the screen flashes this long when the countdown reaches zero
+FLASH_MS = const(3000)  # a screen showing the countdown flashes this long when it reaches zero
 FLASH_HALF_MS = const(250)  # ... four times a second
 TONE_HZ = const(2000)  # a piezo's loudest region is around 2-4 kHz
 TONE_MS = const(300)
@@ -31,7 +33,10 @@ class QrImages:
         fb.blit(self.images[view], 0, 0)
 
 
-class Reader:
+class Panel:
+    """The OLED and the buttons: the stack of screens, the chosen game's flow, and what its screens
+    share (`kept`). Every screen holds it as `screen.panel`."""
+
     def __init__(self, box, display, buzzer):
         self.box = box
         self.fb = display
@@ -40,19 +45,20 @@ class Reader:
         self.flow = None  # the chosen game's flow module (its screens), loaded with the game
         self.flow_id = None
         self.flow_tick = None
+        self.kept = None  # what the game's flow keeps between its screens (flow.kept()), or None
         self.message = ""  # short feedback line shown until the next press
         self.resume_offer = False
         self.splash_until = None
-        self.expired_at = None
+        self.expired_at = None  # when the box's countdown was seen at zero (None: not yet, or let be)
+        self.last_second = -1
         self.inverted = 0  # what the panel was last told, so invert() is sent only on a change
         self.presses = 0  # button events handled (the simulator's tests wait on this)
         self.qr_drawer = None  # draw(fb, "wifi_qr" | "page_qr"), set when QR codes are available
         self.dirty = True
-        self.last_second = -1
         # From a press until its screen is shown: [button, kind, screen, box.seq] (see press).
         self.pressing = [None, None, None, 0]
         box.listeners.append(self.touch)
-        box.reader = self
+        box.panel = self
 
     # ------------------------------------------------------------ the stack
 
@@ -93,6 +99,7 @@ class Reader:
         forget("tidebox.restart")  # ... and read the step the box took after it restarted itself
         if box.phase != OVER:
             forget("tidebox.end")  # the end of a game (end.py): its code is heap the next game can use
+            forget("tidebox.standings")
         if box.phase == CHOOSE:
             screen = self.lobby().ChooseGame(self)
         elif box.phase == JOIN:
@@ -129,11 +136,17 @@ class Reader:
         if self.flow_id != game_id:
             self.flow = None
             self.flow_tick = None
+            self.kept = None
             self.flow_id = game_id
             if self.flow_id is not None:
                 self.flow = games.load(self.flow_id, "flow")
-                # A game that acts by itself (computer rivals) offers tick(reader, now) -> changed.
+                # A game that acts by itself (computer rivals) offers tick(panel, now) -> changed,
+                # called while it is played.
                 self.flow_tick = getattr(self.flow, "tick", None)
+                # A game whose screens share state offers kept() -> a dict of it, which the panel
+                # holds (panel.kept) until the game's screens are let go.
+                kept = getattr(self.flow, "kept", None)
+                self.kept = kept() if kept else None
 
     def forget_flow(self):
         """Unload the game's screens (its rules stay with the box) until the game starts."""
@@ -141,6 +154,7 @@ class Reader:
             games.unload(self.flow_id, keep_rules=True)
         self.flow = None
         self.flow_tick = None
+        self.kept = None
         self.flow_id = None
 
     def touch(self):
@@ -186,7 +200,7 @@ class Reader:
         step down (with a short of memory, the press under way too, made again if nothing was saved
         since) and to say on the panel what happens."""
         self.stack = []
-        self.flow = self.flow_tick = None
+        self.flow = self.flow_tick = self.kept = None
         self.box.let_go()
         gc.collect()
         pressing = self.pressing
@@ -232,8 +246,9 @@ class Reader:
         self.dirty = True
 
     def tick(self, now):
-        """Called every loop: time-driven changes (splash, countdown, flashing). Allocates nothing
-        and writes nothing to the panel when nothing changed."""
+        """Called every loop: time-driven changes (the splash, the countdown, the screen's and the
+        game's own, such as a rival's move). Allocates nothing and writes nothing to the panel when
+        nothing changed."""
         if self.splash_until is not None and time.ticks_diff(now, self.splash_until) >= 0:
             self.splash_until = None
             if self.resume_offer:
@@ -242,8 +257,9 @@ class Reader:
             else:
                 self.home()
         countdown = self.box.countdown
-        # A screen that shows the countdown (class attribute `counts_down`) is redrawn once a second
-        # and flashes when it reaches zero; the box beeps once whatever it shows.
+        # The box's countdown (timer.py), a service for any game: a screen that shows it (class
+        # attribute `counts_down`) is redrawn once a second and flashes when it reaches zero; the
+        # box beeps once whatever it shows.
         counts_down = getattr(self.top(), "counts_down", False)
         if countdown.deadline is not None:
             second = countdown.left_ms(now) // 1000
@@ -275,7 +291,7 @@ class Reader:
         return False
 
     def stop_flash(self):
-        """The countdown was extended or the round revealed: no more flashing."""
+        """The countdown was extended or stopped: no more flashing."""
         self.expired_at = None
         if self.inverted:
             self.inverted = 0
