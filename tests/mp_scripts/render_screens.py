@@ -85,8 +85,9 @@ box.options["deck"] = "numbered"
 box.start_game()
 snap("card", flow.Card(reader))
 snap("resume", welcome.Resume(reader))
-box.start_timer(45)
 now = board.ticks_ms()
+box.now = lambda: now  # the countdown starts at `now` exactly, however long this line takes to come
+box.start_timer(45)
 snap("allocate_start", flow.Allocate(reader), now)
 
 
