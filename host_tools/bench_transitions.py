@@ -1,18 +1,18 @@
 """The evening's figures (`make bench`): every ordered pair of the games and all of them in a row twice
-on one box (evening.py), at the Pico W's heap for the interpreter MICROPYTHON names (boxrig.BOX_HEAP:
-256 KB on a 64-bit port, 192 KB on a 32-bit one). After each
+on one box (evening.py), at the evening's heap for the interpreter MICROPYTHON names (evening_heap:
+208 KB on a 64-bit port, the Pico W's 192 KB on a 32-bit one). After each
 game, back at the game menu: the live heap and the largest free block, beside a fresh box's with the
 same players; the box's restarts of itself (between the lobby and each game) and how long the phones
 went unanswered each time."""
 
 import build
-from boxrig import BOX_HEAP, word_bits
-from evening import every_pair_and_twice_in_a_row, run_evening
+from boxrig import word_bits
+from evening import evening_heap, every_pair_and_twice_in_a_row, run_evening
 from table import firmware_games
 
 
 def run():
-    heap = BOX_HEAP
+    heap = evening_heap()
     yield "evening_heap", heap, "(%d-bit port)" % word_bits()
     order = every_pair_and_twice_in_a_row([game for game, _ in firmware_games().GAMES])
     result = run_evening(build.build_sim(), order, heap)
