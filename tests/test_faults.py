@@ -264,7 +264,9 @@ def test_power_cuts_during_requests_lose_nothing_acknowledged(sim_tree, tmp_path
     while cuts < POWER_CUTS or not all(outcomes[kind] for kind in (MID_SAVE, MID_ANSWER)):
         if cuts >= most:
             break
-        box = BoxProcess(sim_tree, tmp_path / ("game%d" % games) / "state",
+        # At a Pico W's pace: an answer is built for BOARD_PACE_MS after its move is saved, the window
+        # a cut aimed mid-answer must land in, however busy this machine is.
+        box = BoxProcess(sim_tree, tmp_path / ("game%d" % games) / "state", pace_ms=BOARD_PACE_MS,
                          env={"TIDEBOX_SAVE_MS": str(SAVE_MS)}).start()
         try:
             box.choose()
