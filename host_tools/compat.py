@@ -31,6 +31,9 @@ from pathlib import Path
 import build
 import firmware
 
+sys.path.insert(0, str(build.ROOT / "host_tools" / "rp2040"))
+import sim_pico  # noqa: E402
+
 OUT_DIR = build.BUILD / "compat"
 SINCE = "v1.24.0"
 SUBMODULES = ("lib/micropython-lib",)  # the unix port's frozen manifest reads it (mip, ssl, ...)
@@ -45,6 +48,9 @@ TESTS = (
     "tests/test_memory.py::test_full_game_with_eight_pollers_fits_the_heap",
 )
 DESELECT = "not cpython"
+# The newest release's stock rp2 firmware (RPI_PICO_W) with the bundle, on the emulated Pico W: the
+# smoke test boots it to the game menu and a press draws the next frame over I2C.
+RP2_TESTS = ("tests/test_sim_pico.py",)
 RELEASE = re.compile(r"^v(\d+)\.(\d+)\.(\d+)$")
 
 
@@ -77,14 +83,35 @@ def has_commit(repo, commit):
 
 
 def unpack(repo, commit, dest):
-    """`git archive` of commit into dest (emptied first)."""
+    """`git archive` of commit into dest (emptied first), without the files whose content the
+    repository lacks (some copies of the submodules' repositories leave out a few large ones that
+    the build never reads); returns those files."""
     if dest.exists():
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
-    archive = subprocess.Popen(["git", "-C", str(repo), "archive", commit], stdout=subprocess.PIPE)
+    missing = missing_blobs(repo, commit)
+    excluded = [":(exclude,literal)" + path for path in missing]
+    archive = subprocess.Popen(["git", "-C", str(repo), "archive", commit, "--", ".", *excluded],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     subprocess.run(["tar", "-x", "-C", str(dest)], stdin=archive.stdout, check=True)
-    if archive.wait() != 0:
-        raise firmware.FirmwareError("git archive %s in %s failed" % (commit, repo))
+    if archive.wait() != 0:  # git archive also says "invalid object" for the files left out, and goes on
+        raise firmware.FirmwareError("git archive %s in %s failed: %s"
+                                     % (commit, repo, archive.stderr.read().decode(errors="replace")))
+    return missing
+
+
+def missing_blobs(repo, commit):
+    """The files of commit whose content is not in the repository."""
+    blobs = []
+    for entry in git(repo, "ls-tree", "-r", "-z", commit).split(b"\0"):
+        if entry:
+            meta, path = entry.split(b"\t", 1)
+            if meta.split()[1] == b"blob":
+                blobs.append((meta.split()[2], path.decode()))
+    found = subprocess.run(["git", "-C", str(repo), "cat-file", "--batch-check"], check=True,
+                           capture_output=True, input=b"".join(obj + b"\n" for obj, _ in blobs))
+    found = found.stdout.splitlines()
+    return [path for (_, path), line in zip(blobs, found) if line.endswith(b" missing")]
 
 
 def add_submodule(src, tag, path, tree, sources):
@@ -97,8 +124,8 @@ def add_submodule(src, tag, path, tree, sources):
                                                           Path(src) / path]
     for where in candidates:
         if is_git(where) and has_commit(where, commit):
-            unpack(where, commit, tree / path)
-            return ""
+            missing = unpack(where, commit, tree / path)
+            return "%s lacks %d files: %s" % (path, len(missing), ", ".join(missing)) if missing else ""
     for where in candidates:
         if where.is_dir() and not is_git(where) and any(where.iterdir()):
             shutil.rmtree(tree / path, ignore_errors=True)
@@ -108,33 +135,49 @@ def add_submodule(src, tag, path, tree, sources):
                                  % (path, commit[:10], path))
 
 
-def build_tag(src, tag, out, sources, jobs):
-    """Unpacks and builds the unix port of `tag`; returns (the interpreter or None, notes)."""
-    folder = out / tag
+def prepare_tree(src, tag, folder, submodules, sources):
+    """folder/src: the tag unpacked with `submodules` (kept while it is of the same commit); returns
+    (the tree, notes on its submodules)."""
     folder.mkdir(parents=True, exist_ok=True)
     tree = folder / "src"
     commit = git(src, "rev-parse", tag + "^{commit}", text=True).strip()
     stamp = folder / "tree.commit"
-    notes = []
     if not (stamp.exists() and stamp.read_text() == commit and (tree / "py" / "mpconfig.h").exists()):
         stamp.unlink(missing_ok=True)
+        for old in folder.glob("note-*"):
+            old.unlink()
         unpack(src, commit, tree)
-        for path in SUBMODULES:
+        for path in submodules:
             note = add_submodule(src, tag, path, tree, sources)
             if note:
                 (folder / ("note-" + path.replace("/", "_"))).write_text(note)
         stamp.write_text(commit)
-    notes += [p.read_text() for p in sorted(folder.glob("note-*"))]
-    binary = tree / "ports" / "unix" / "build-standard" / "micropython"
-    log = folder / "build.log"
+    return tree, [p.read_text() for p in sorted(folder.glob("note-*"))]
+
+
+def built(log, cmds):
+    """Runs the build commands into log; returns None, or why they failed."""
     with log.open("w") as f:
         try:
-            for cmd in (["make", "-C", tree / "mpy-cross", "-j%d" % jobs],
-                        ["make", "-C", tree / "ports" / "unix", "-j%d" % jobs, *UNIX_ARGS]):
+            for cmd in cmds:
                 firmware.run(cmd, stdout=f, stderr=subprocess.STDOUT)
         except subprocess.CalledProcessError:
-            errors = [line for line in log.read_text(errors="replace").splitlines() if "error" in line]
-            return None, notes + ["build failed: " + (errors[0].strip() if errors else "see " + str(log))]
+            lines = log.read_text(errors="replace").splitlines()
+            errors = [x for x in lines if "error:" in x.lower()] or [x for x in lines if "***" in x]
+            return "build failed: " + (errors[0].strip()[:200] if errors else "see " + str(log))
+    return None
+
+
+def build_tag(src, tag, out, sources, jobs):
+    """Unpacks and builds the unix port of `tag`; returns (the interpreter or None, notes)."""
+    folder = out / tag
+    tree, notes = prepare_tree(src, tag, folder, SUBMODULES, sources)
+    jobs = "-j%d" % jobs
+    failure = built(folder / "build.log", (["make", "-C", tree / "mpy-cross", jobs],
+                                           ["make", "-C", tree / "ports" / "unix", jobs, *UNIX_ARGS]))
+    if failure:
+        return None, notes + [failure]
+    binary = tree / "ports" / "unix" / "build-standard" / "micropython"
     version = "import sys; print('%d.%d.%d' % sys.implementation.version[:3])"
     proc = subprocess.run([str(binary), "-c", version], capture_output=True, text=True)
     if proc.returncode != 0 or "v" + proc.stdout.strip() != tag:
@@ -142,15 +185,33 @@ def build_tag(src, tag, out, sources, jobs):
     return binary, notes
 
 
-def pytest_run(binary, folder, name, extra=()):
-    """One pytest run of TESTS with `binary` as the interpreter (its log OUT/<tag>/<name>.log);
-    returns [(test, failure or None)] for the tests that ran."""
+def build_rp2(src, tag, out, sources):
+    """The stock RPI_PICO_W firmware of `tag` and micropython-lib's ssd1306 driver, laid out as
+    sim_pico.py reads them (make sim-pico's FIRMWARE_DIR); returns (that folder or None, notes)."""
+    folder = out / ("rp2-" + tag)
+    tree, notes = prepare_tree(src, tag, folder, firmware.SUBMODULES["firmware"], sources)
+    firmware_dir = folder / "firmware"
+    failure = built(folder / "build.log", ([sys.executable, Path(firmware.__file__), "firmware", "--src",
+                                            tree, "--out", firmware_dir, "--board", "pico_w", "--stock",
+                                            "--no-frozen"],))
+    if failure:
+        return None, notes + [failure]
+    driver = sim_pico.stock_dir(firmware_dir) / "mip" / "ssd1306.py"
+    driver.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(tree / sim_pico.SSD1306_IN_SRC, driver)
+    sim_pico.node_modules()
+    return firmware_dir, notes
+
+
+def pytest_run(settings, folder, name, extra=(), tests=TESTS):
+    """One pytest run of `tests` with `settings` in its environment (MICROPYTHON=...; its log
+    folder/<name>.log); returns [(test, failure or None)] for the tests that ran (skips left out)."""
     report = folder / (name + ".xml")
     report.unlink(missing_ok=True)
-    env = dict(os.environ, MICROPYTHON=str(binary))
+    env = dict(os.environ, **settings)
     cmd = [sys.executable, "-m", "pytest", "-o", "cache_dir=" + str(folder / "pytest-cache"), "-k", DESELECT,
-           "--junitxml", str(report), *extra, *TESTS]
-    print("+ MICROPYTHON=%s %s" % (binary, shlex.join(cmd[1:])), flush=True)
+           "--junitxml", str(report), *extra, *tests]
+    print("+ %s %s" % (" ".join("%s=%s" % kv for kv in settings.items()), shlex.join(cmd[1:])), flush=True)
     with (folder / (name + ".log")).open("w") as f:
         subprocess.run(cmd, cwd=build.ROOT, env=env, stdout=f, stderr=subprocess.STDOUT)
     if not report.exists():
@@ -175,15 +236,15 @@ def why(problem):
     return text.splitlines()[0][:200]
 
 
-def run_tests(binary, folder):
-    """The core tests with `binary`, the failed ones run once more (a busy machine can fail a test
-    at the board's pace that passes on the next run); returns (passed, failed, notes): the first
-    run's counts, each failure's reason and whether it failed again."""
-    first = pytest_run(binary, folder, "tests")
+def run_tests(settings, folder, tests=TESTS):
+    """`tests` with `settings` in the environment, the failed ones run once more (a busy machine can
+    fail a test at the board's pace that passes on the next run); returns (passed, failed, notes):
+    the first run's counts, each failure's reason and whether it failed again."""
+    first = pytest_run(settings, folder, "tests", tests=tests)
     if not first:
-        return 0, 1, ["no test ran: see %s" % (folder / "tests.log")]
+        return 0, 1, ["no test ran (skipped?): see %s" % (folder / "tests.log")]
     failures = [(test, reason) for test, reason in first if reason]
-    again = dict(pytest_run(binary, folder, "rerun", ["--last-failed"])) if failures else {}
+    again = dict(pytest_run(settings, folder, "rerun", ["--last-failed"], tests)) if failures else {}
     notes = []
     for test, reason in failures:
         verdict = ("not run again" if test not in again else "failed again" if again[test]
@@ -210,6 +271,8 @@ def main(argv=None):
                         help="where a submodule comes from (a git repository or a folder)")
     parser.add_argument("--out", default=str(OUT_DIR))
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--no-rp2", action="store_true",
+                        help="leave out the newest release's rp2 firmware on the emulated Pico W")
     args = parser.parse_args(argv)
     if not args.src or not is_git(args.src):
         print("compat: give a MicroPython git checkout with its tags: MICROPYTHON_SRC=/path/to/micropython",
@@ -230,9 +293,23 @@ def main(argv=None):
             binary, notes = None, ["not built: %s" % e]
         passed = failed = "-"
         if binary is not None:
-            passed, failed, test_notes = run_tests(binary, out / tag)
+            passed, failed, test_notes = run_tests({"MICROPYTHON": str(binary)}, out / tag)
             notes += test_notes
         rows.append((tag, binary is not None, passed, failed, notes))
+        print(table(rows[-1:]).splitlines()[-1], flush=True)
+    if tags and not args.no_rp2:
+        tag = max(tags, key=version_of)
+        print("== %s, rp2 (RPI_PICO_W) on the emulated Pico W" % tag, flush=True)
+        try:
+            firmware_dir, notes = build_rp2(args.src, tag, out, sources)
+        except (firmware.FirmwareError, subprocess.CalledProcessError) as e:
+            firmware_dir, notes = None, ["not built: %s" % e]
+        passed = failed = "-"
+        if firmware_dir is not None:
+            passed, failed, test_notes = run_tests({"FIRMWARE_DIR": str(firmware_dir)}, out / ("rp2-" + tag),
+                                                   RP2_TESTS)
+            notes += test_notes
+        rows.append((tag + " rp2", firmware_dir is not None, passed, failed, notes))
         print(table(rows[-1:]).splitlines()[-1], flush=True)
     text = table(rows)
     (out / "compat.md").write_text(text + "\n")
