@@ -105,15 +105,17 @@ bench-pico: setup
 	$(PY) host_tools/rp2040/bench_pico.py --firmware-dir $(FIRMWARE_DIR)
 
 # Each release tag of MICROPYTHON_SRC (a git checkout) from v1.24.0 on, built as a unix port in
-# build/compat/<tag>/, runs the firmware's core tests (host_tools/compat.py). COMPAT_TAGS=v1.24.0,v1.28.0
-# picks tags; COMPAT_SUBMODULES="lib/micropython-lib=/path/to/micropython-lib" says where a submodule
-# comes from when the checkout has none.
+# build/compat/<tag>/, runs the firmware's core tests, and the newest one's rp2 firmware boots on the
+# emulated Pico W (host_tools/compat.py). COMPAT_TAGS=v1.24.0,v1.28.0 picks tags; COMPAT_SUBMODULES=
+# "lib/micropython-lib=/path/to/micropython-lib ..." says where a submodule comes from when the
+# checkout has none; COMPAT_NO_RP2=1 leaves the rp2 build out.
 COMPAT_TAGS ?=
 COMPAT_SUBMODULES ?=
+COMPAT_NO_RP2 ?=
 
 compat: setup
 	$(PY) host_tools/compat.py --src "$(MICROPYTHON_SRC)" $(if $(COMPAT_TAGS),--tags $(COMPAT_TAGS)) \
-		$(foreach s,$(COMPAT_SUBMODULES),--submodule $(s))
+		$(if $(COMPAT_NO_RP2),--no-rp2) $(foreach s,$(COMPAT_SUBMODULES),--submodule $(s))
 
 clean:
 	rm -rf build
