@@ -127,7 +127,8 @@ def add_submodule(src, tag, path, tree, sources):
             missing = unpack(where, commit, tree / path)
             if missing:
                 print("%s: left out, not in %s: %s" % (path, where, ", ".join(missing)), flush=True)
-            return "%s without %d files its repository lacks" % (path, len(missing)) if missing else ""
+            return ("%s without %d file%s its repository lacks" % (path, len(missing), "s"[:len(missing) > 1])
+                    if missing else "")
     for where in candidates:
         if where.is_dir() and not is_git(where) and any(where.iterdir()):
             shutil.rmtree(tree / path, ignore_errors=True)
