@@ -9,7 +9,7 @@ SIM_PICO_PORT ?= 8090
 export MICROPYTHON
 
 .PHONY: help setup sim test test-fast lint bench bundle deploy enclosure clean firmware firmware-romfs micropython32 \
-	bench-rp2040 bench-evening pi-install sim-pico bench-pico
+	bench-rp2040 bench-evening pi-install sim-pico bench-pico compat
 
 help:
 	@echo "make sim        run the box in the simulator (PORT=$(PORT))"
@@ -29,6 +29,7 @@ help:
 	@echo "make bench-rp2040 MICROPYTHON_SRC=...  costs on the real rp2 firmware in the rp2040js emulator"
 	@echo "make sim-pico MICROPYTHON_SRC=...  the whole box on an emulated Pico W (SIM_PICO_PORT=$(SIM_PICO_PORT))"
 	@echo "make bench-pico MICROPYTHON_SRC=... figures of the whole box on the emulated Pico W"
+	@echo "make compat MICROPYTHON_SRC=...  the firmware's core tests on every MicroPython release since v1.24.0"
 
 $(VENV)/.installed: requirements.txt
 	bash host_tools/debian_deps.sh
@@ -102,6 +103,19 @@ bench-pico: setup
 	$(if $(MICROPYTHON_SRC),$(PY) host_tools/rp2040/sim_pico.py --src "$(MICROPYTHON_SRC)" \
 		--firmware-dir $(FIRMWARE_DIR) --build-only)
 	$(PY) host_tools/rp2040/bench_pico.py --firmware-dir $(FIRMWARE_DIR)
+
+# Each release tag of MICROPYTHON_SRC (a git checkout) from v1.24.0 on, built as a unix port in
+# build/compat/<tag>/, runs the firmware's core tests, and the newest one's rp2 firmware boots on the
+# emulated Pico W (host_tools/compat.py). COMPAT_TAGS=v1.24.0,v1.28.0 picks tags; COMPAT_SUBMODULES=
+# "lib/micropython-lib=/path/to/micropython-lib ..." says where a submodule comes from when the
+# checkout has none; COMPAT_NO_RP2=1 leaves the rp2 build out.
+COMPAT_TAGS ?=
+COMPAT_SUBMODULES ?=
+COMPAT_NO_RP2 ?=
+
+compat: setup
+	$(PY) host_tools/compat.py --src "$(MICROPYTHON_SRC)" $(if $(COMPAT_TAGS),--tags $(COMPAT_TAGS)) \
+		$(if $(COMPAT_NO_RP2),--no-rp2) $(foreach s,$(COMPAT_SUBMODULES),--submodule $(s))
 
 clean:
 	rm -rf build
