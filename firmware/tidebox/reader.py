@@ -11,7 +11,7 @@ import time
 from micropython import const
 
 from tidebox import draw, forget, games, screens
-from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, Refused
+from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, GameError
 
 NEXT_FILE = "next.json"  # the step the box takes after it restarts itself (tidebox/restart.py)
 SPLASH_MS = const(1500)
@@ -133,7 +133,7 @@ class Reader:
             if self.flow_id is not None:
                 self.flow = games.load(self.flow_id, "flow")
                 # A game that acts by itself (computer rivals) offers tick(reader, now) -> changed.
-                self.flow_tick = getattr(self.flow, "tick", None)
+                self.flow_tick = self.flow.tick
 
     def forget_flow(self):
         """Unload the game's screens (its rules stay with the box) until the game starts."""
@@ -227,7 +227,7 @@ class Reader:
         pressing[3] = self.box.seq
         try:
             self.top().press(button, kind)
-        except Refused as e:
+        except GameError as e:
             self.message = e.message
         self.dirty = True
 

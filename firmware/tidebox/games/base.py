@@ -1,12 +1,15 @@
-# What every game's rules share: the refusal every move raises, names, shuffling and ranking.
+# The game contract's shared part: the one refusal (a game's and the box's), the checks every game's
+# rules make (players, seats, saves), names, shuffling and ranking. What a game's rules module must
+# and may offer is in tidebox/games/__init__.py (REQUIRED, and the defaults `load` fills in).
 #
 # Pure like the rules themselves (no I/O, no clock, no hardware): runs under CPython and MicroPython.
 
 
 class GameError(Exception):
-    """A move or setup the rules refuse; the message is meant for a person. `status` says why, as
-    the web API answers it: 400 the request itself is malformed or illegal, 409 not now (someone
-    else's turn, the wrong phase, a stale copy of the game)."""
+    """A move, setup or action refused (by a game's rules or by the box); the message is meant for a
+    person. `status` says why, as the web API answers it: 400 the request itself is malformed or
+    illegal, 409 not now (someone else's turn, the wrong phase, a stale copy of the game); the box's
+    own refusals also 401, 403 and 503."""
 
     status = 400
 
@@ -45,6 +48,75 @@ def check_name(name, taken=(), max_name=12):
         if folded(other) == key:
             raise GameError("that name is taken at this table", 409)
     return name
+
+
+def check_players(names, title, low, high, check_name, wrong=None):
+    """A new game's players: a list of `low` to `high` names, each passing `check_name(name, taken)`
+    (unique at the table); returns them as the name rule gives them back. `wrong`: the one refusal
+    for too few or too many (by default "<title> needs at least <low> players" and "<title> seats at
+    most <high> players")."""
+    if not isinstance(names, (list, tuple)):
+        raise GameError("players must be a list of names")
+    if len(names) < low:
+        raise GameError(wrong or "%s needs at least %d players" % (title, low))
+    if len(names) > high:
+        raise GameError(wrong or "%s seats at most %d players" % (title, high))
+    clean = []
+    for n in names:
+        clean.append(check_name(n, clean))
+    return clean
+
+
+def check_seat(state, seat, seated=True):
+    """Refuses a seat that is not one of the game's (400); with `seated`, one whose player has left
+    (state["seated"], 409)."""
+    if type(seat) is not int or not 0 <= seat < len(state["names"]):
+        raise GameError("unknown player")
+    if seated and not state["seated"][seat]:
+        raise NotNow("that player has left the game")
+
+
+def next_seated(state, seat):
+    """The next seat clockwise after `seat` whose player is still seated (`seat` itself if none)."""
+    count = len(state["names"])
+    for step in range(1, count + 1):
+        candidate = (seat + step) % count
+        if state["seated"][candidate]:
+            return candidate
+    return seat
+
+
+# ---------------------------------------------------------------- checking a save (from_dict)
+
+
+def check_save(data, game_id, short, keys, low, high, wrong="saved game has a wrong number of players"):
+    """What every game's from_dict checks first: `data` is a dict saved by this game, holds every one
+    of `keys`, and its "names" are a list of `low` to `high` (else the refusal `wrong`). Returns how
+    many names."""
+    if not isinstance(data, dict) or data.get("game") != game_id:
+        raise GameError("not a %s game" % short)
+    for k in keys:
+        if k not in data:
+            raise GameError("saved game is missing " + k)
+    names = data["names"]
+    if not isinstance(names, list) or not low <= len(names) <= high:
+        raise GameError(wrong)
+    return len(names)
+
+
+def damaged(what):
+    """The refusal of a save whose `what` is damaged (raise it)."""
+    return GameError("saved game has a damaged " + what)
+
+
+def ints(value, count, low, high):
+    """Whether `value` is a list of `count` whole numbers (bools are not) from `low` to `high`."""
+    if not isinstance(value, list) or len(value) != count:
+        return False
+    return all(type(v) is int and low <= v <= high for v in value)
+
+
+# ---------------------------------------------------------------- names compared ignoring case
 
 
 def _lower(cp):

@@ -1,9 +1,8 @@
 # Paper Current on the box: the course card (name, launch zone picture, bonus), one press per launch,
 # score entry for the eight boats, the round's score and the end of the course, as screen objects on
 # the reader's stack (see tidebox/reader.py). Phones may enter results too (page.js).
-from tidebox.box import OVER, Refused
+from tidebox.box import OVER
 from tidebox.buttons import LONG
-from tidebox.games.base import GameError
 from tidebox.games.paper_current import rules as game
 from tidebox.games.paper_current import screens as draws
 from tidebox.screens import Screen, in_game_menu
@@ -161,9 +160,6 @@ def Final(reader):
 def new_course(reader):
     """A fresh course at the same table, saved like any change (Box.restart)."""
     box = reader.box
-    try:
-        course = game.new_course(box.state, box.random_below)
-    except GameError as e:
-        raise Refused(e.status, e.message)
+    course = game.new_course(box.state, box.random_below)  # a refusal keeps its status
     box.restart(course)
     reader.home()

@@ -10,9 +10,9 @@
 # the cell in the same row of the bay to the left and to the right. "The marker nearest the water"
 # in a bay is the one in its lowest occupied row (one cell holds one marker, so it is never a tie).
 
-from tidebox.games.base import GameError, NotNow, folded, ranked
+from tidebox.games.base import GameError, NotNow, check_players, check_save, check_seat, folded, ints
 from tidebox.games.base import check_name as _check_name
-from tidebox.games.base import shuffled
+from tidebox.games.base import ranked, shuffled
 
 # What importing the package gives (the names every game offers, README "Adding a game"): a short
 # list keeps the package's own namespace small on the box.
@@ -262,11 +262,7 @@ def new_game(names, options, below):
     for key in options:
         if key not in [o[0] for o in OPTIONS]:
             raise GameError("unknown option " + str(key))
-    if not 1 <= len(names) <= MAX_PEOPLE:
-        raise GameError("Pearl Reach needs 1 to 4 people")
-    clean = []
-    for n in names:
-        clean.append(check_name(n, clean))
+    clean = check_players(names, TITLE, MIN_PLAYERS, MAX_PEOPLE, check_name, "%s needs 1 to 4 people" % TITLE)
     rivals = _option(options, "rivals")
     strength = _option(options, "strength")
     speed = _option(options, "speed")
@@ -424,8 +420,7 @@ def move(state, seat, name, args):
         raise NotNow("the game is over")
     if seat is None:
         raise NotNow("the box makes no moves in Pearl Reach")
-    if type(seat) is not int or not 0 <= seat < len(state["names"]):
-        raise GameError("unknown player")
+    check_seat(state, seat, False)
     if seat != current(state):
         raise NotNow("it is %s's turn" % state["names"][current(state)])
     if name == "shift":
@@ -503,8 +498,7 @@ def legal_moves(state, seat):
 
 def leave(state, seat):
     """A person dropped by the reader: a sharp rival takes over their seat, markers and shells."""
-    if type(seat) is not int or not 0 <= seat < len(state["names"]):
-        raise GameError("unknown player")
+    check_seat(state, seat, False)
     if state["phase"] != PHASE_PLAY:
         raise NotNow("the game is over")
     if state["rivals"][seat] is not None:
@@ -659,13 +653,6 @@ def to_dict(state):
     return {k: state[k] for k in _KEYS}
 
 
-def _ints(value, count, low, high):
-    if not isinstance(value, list) or len(value) != count:
-        return False
-    bad = [v for v in value if type(v) is not int or not low <= v <= high]
-    return not bad
-
-
 def _entry_ok(entry, n):
     if type(entry) is not int or not 0 <= entry < 1 << 29 or entry & 15 >= len(_FIELDS):
         return False
@@ -684,16 +671,8 @@ def _entry_ok(entry, n):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is damaged."""
-    if not isinstance(data, dict) or data.get("game") != GAME_ID:
-        raise GameError("not a Pearl Reach game")
-    for k in _KEYS:
-        if k not in data:
-            raise GameError("saved game is missing " + k)
-    names = data["names"]
-    if not isinstance(names, list) or not MIN_GATHERERS <= len(names) <= MAX_PLAYERS:
-        raise _damaged("names")
-    n = len(names)
-    bad = [1 for name in names if not isinstance(name, str)]
+    n = check_save(data, GAME_ID, SHORT, _KEYS, MIN_GATHERERS, MAX_PLAYERS, _DAMAGED + "names")
+    bad = [1 for name in data["names"] if not isinstance(name, str)]
     if not isinstance(data["rivals"], list) or len(data["rivals"]) != n:
         bad.append(1)
     else:
@@ -710,10 +689,10 @@ def from_dict(data):
             type(c) is not int or not 0 <= c < n)]:
         raise _damaged("coast")
     big = 1 << 20
-    if not (_ints(data["shells"], n, 0, big) and _ints(data["points"], n, 0, big)
-            and _ints(data["shifts"], n, 0, MAX_SHIFTS)):
+    if not (ints(data["shells"], n, 0, big) and ints(data["points"], n, 0, big)
+            and ints(data["shifts"], n, 0, MAX_SHIFTS)):
         raise _damaged("tallies")
-    if (not _ints(data["order"], n, 0, n - 1) or sorted(data["order"]) != list(range(n))
+    if (not ints(data["order"], n, 0, n - 1) or sorted(data["order"]) != list(range(n))
             or type(data["turn"]) is not int or not 0 <= data["turn"] < data["per_round"] * n
             or type(data["moves"]) is not int or data["moves"] < 0 or type(data["shifted"]) is not bool):
         raise _damaged("turn")
@@ -729,5 +708,8 @@ def from_dict(data):
     return to_dict(data)
 
 
+_DAMAGED = "saved game: damaged "
+
+
 def _damaged(what):
-    return GameError("saved game: damaged " + what)
+    return GameError(_DAMAGED + what)

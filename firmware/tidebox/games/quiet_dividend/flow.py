@@ -2,8 +2,7 @@
 # final standings and the rematch, and the reader's items (a turn entered on the box, undo) as screen
 # objects on the reader's stack (see tidebox/reader.py). Nothing is secret in this game, so a turn
 # entered on the box needs no hand-off.
-from tidebox.box import PLAY, Refused
-from tidebox.games.base import GameError
+from tidebox.box import PLAY
 from tidebox.games.quiet_dividend import rules as game
 from tidebox.games.quiet_dividend import screens as draws
 from tidebox.screens import ListMenu, Screen, in_game_menu, turn_page
@@ -228,10 +227,7 @@ def rematch(reader):
     """The same table again: the rules reverse the seating order and pick a different first player;
     Box.restart plays it at once (a failed save puts back the finished game and is refused)."""
     box = reader.box
-    try:
-        state = game.rematch(box.state, box.random_below)
-    except GameError as e:
-        raise Refused(409, e.message)
+    state = game.rematch(box.state, box.random_below)  # refused (409) before the game is over
     box.restart(state)
     _seen[0] = 0
     reader.home()

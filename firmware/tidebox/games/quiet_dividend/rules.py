@@ -11,8 +11,9 @@
 # Nothing is hidden in this game: values, every player's shares, the payouts and the turn log are
 # public.
 
-from tidebox.games.base import GameError, NotNow, folded, ranked
+from tidebox.games.base import GameError, NotNow, check_players, check_save, check_seat, damaged, folded, ints
 from tidebox.games.base import check_name as _check_name
+from tidebox.games.base import ranked
 
 GAME_ID = "quiet_dividend"
 TITLE = "The Quiet Dividend"
@@ -92,15 +93,7 @@ def new_game(names, options=None, below=None):
     options: {"setup": "steady" | "early_opening" | "seasonal", "first": seat or None (random)}.
     `below(n)` is the injected random source (only a random first player uses it).
     """
-    if not isinstance(names, (list, tuple)):
-        raise GameError("players must be a list of names")
-    if len(names) < MIN_PLAYERS:
-        raise GameError("The Quiet Dividend needs at least 2 players")
-    if len(names) > MAX_PLAYERS:
-        raise GameError("The Quiet Dividend seats at most 8 players")
-    clean = []
-    for n in names:
-        clean.append(check_name(n, clean))
+    clean = check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, check_name)
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -331,11 +324,6 @@ def legal_moves(state, seat):
     return moves
 
 
-def _check_seat(state, seat):
-    if not _is_int(seat) or not 0 <= seat < len(state["names"]):
-        raise GameError("unknown player")
-
-
 def move(state, seat, name, args):
     """Applies one move and returns the state. `seat` is the acting seat (int); None for the box's
     own move (rename). Refused moves raise GameError (400) or NotNow (409) and change nothing."""
@@ -348,7 +336,7 @@ def move(state, seat, name, args):
     clubs = _parse(name, args)
     if seat is None:
         raise GameError("a turn is taken by the player whose turn it is: say which seat")
-    _check_seat(state, seat)
+    check_seat(state, seat, False)
     if is_over(state):
         raise NotNow("the game is over")
     turn = current(state)
@@ -429,7 +417,7 @@ def leave(state, seat):
     away would also change, mid-game, what every other player's promotions are worth to whom. Their
     points already earned are public and never spent.
     """
-    _check_seat(state, seat)
+    check_seat(state, seat, False)
     if is_over(state):
         raise NotNow("the game is over")
     if not state["seated"][seat]:
@@ -561,16 +549,6 @@ def to_dict(state):
     }
 
 
-def _damaged(what):
-    return GameError("saved game has a damaged " + what)
-
-
-def _ints(value, count, low, high):
-    if not isinstance(value, list) or len(value) != count:
-        return False
-    return all(_is_int(v) and low <= v <= high for v in value)
-
-
 def _log_entry_ok(entry, count):
     if not _is_int(entry) or not 10000 <= entry < (LAPS + 1) * 10000:
         return False
@@ -591,70 +569,62 @@ def _log_entry_ok(entry, count):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state (a copy); GameError if damaged."""
-    if not isinstance(data, dict) or data.get("game") != GAME_ID:
-        raise GameError("not a Quiet Dividend game")
-    for k in _KEYS:
-        if k not in data:
-            raise GameError("saved game is missing " + k)
-    names = data["names"]
-    if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise GameError("saved game has a wrong number of players")
-    count = len(names)
-    for n in names:
+    count = check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS)
+    for n in data["names"]:
         if not isinstance(n, str) or not n:
-            raise _damaged("name")
+            raise damaged("name")
     seated = data["seated"]
     if not isinstance(seated, list) or len(seated) != count or [s for s in seated if type(s) is not bool]:
-        raise _damaged("seated list")
+        raise damaged("seated list")
     if sum(1 for s in seated if s) < 1:
-        raise _damaged("seated list")
+        raise damaged("seated list")
     try:
         setup = setup_by_id(data["setup"])
     except GameError:
-        raise _damaged("setup")
+        raise damaged("setup")
     clubs = data["clubs"]
     if not isinstance(clubs, list) or len(clubs) != 3:
-        raise _damaged("club list")
+        raise damaged("club list")
     for c in clubs:
         if not isinstance(c, str) or not 0 < len(c) <= MAX_CLUB_NAME:
-            raise _damaged("club name")
-    if not _ints(data["values"], 3, 0, MAX_VALUE):
-        raise _damaged("values")
+            raise damaged("club name")
+    if not ints(data["values"], 3, 0, MAX_VALUE):
+        raise damaged("values")
     shares = data["shares"]
     if not isinstance(shares, list) or len(shares) != count:
-        raise _damaged("shares")
+        raise damaged("shares")
     for s in shares:
-        if not _ints(s, 3, 0, MAX_IN_CLUB) or s[0] + s[1] + s[2] > MAX_SHARES:
-            raise _damaged("shares")
-    if not _ints(data["order"], count, 0, count - 1) or sorted(data["order"]) != list(range(count)):
-        raise _damaged("playing order")
+        if not ints(s, 3, 0, MAX_IN_CLUB) or s[0] + s[1] + s[2] > MAX_SHARES:
+            raise damaged("shares")
+    if not ints(data["order"], count, 0, count - 1) or sorted(data["order"]) != list(range(count)):
+        raise damaged("playing order")
     if not _is_int(data["first"]) or not 0 <= data["first"] < count:
-        raise _damaged("first player")
+        raise damaged("first player")
     if not _is_int(data["laps"]) or not 0 <= data["laps"] <= LAPS:
-        raise _damaged("lap count")
+        raise damaged("lap count")
     if not _is_int(data["pos"]) or not 0 <= data["pos"] < count:
-        raise _damaged("turn")
+        raise damaged("turn")
     if data["laps"] < LAPS and not seated[rotation(data)[data["pos"]]]:
-        raise _damaged("turn")
+        raise damaged("turn")
     payouts = data["payouts"]
     due = [n for n in setup[3] if n <= data["laps"]]
     if not isinstance(payouts, list) or len(payouts) != len(due):
-        raise _damaged("payout list")
+        raise damaged("payout list")
     for p, n in zip(payouts, due):
-        if not isinstance(p, dict) or p.get("lap") != n or not _ints(p.get("values"), 3, 0, MAX_VALUE):
-            raise _damaged("payout")
-        if not _ints(p.get("amounts"), count, 0, MAX_SHARES * MAX_VALUE):
-            raise _damaged("payout")
+        if not isinstance(p, dict) or p.get("lap") != n or not ints(p.get("values"), 3, 0, MAX_VALUE):
+            raise damaged("payout")
+        if not ints(p.get("amounts"), count, 0, MAX_SHARES * MAX_VALUE):
+            raise damaged("payout")
         reset = setup[4].get(n)
         expected = list(reset) if reset else None
         if "reset" not in p or p["reset"] != expected or len(p) != 4:
-            raise _damaged("payout")
+            raise damaged("payout")
     log = data["log"]
     if not isinstance(log, list):
-        raise _damaged("log")
+        raise damaged("log")
     for e in log:
         if not _log_entry_ok(e, count):
-            raise _damaged("log entry")
+            raise damaged("log entry")
     return to_dict(data)
 
 
