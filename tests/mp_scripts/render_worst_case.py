@@ -298,13 +298,8 @@ def walk(game_id, seed, report, seen, counts):
             moves = rules.legal_moves(box.state, seat)
             if moves:
                 m = moves[rng.below(len(moves))]
-                args = dict(m["args"])
-                if m["move"] == "allocate" and not args:  # a hidden allocation: seven counters
-                    a = rng.below(8)
-                    b = rng.below(8 - a)
-                    args = {"allocation": [a, b, 7 - a - b], "ready": True}
                 try:
-                    box.move(seat, m["move"], args)
+                    box.move(seat, m["move"], m["args"])
                 except GameError:
                     pass
                 look("a phone's " + m["move"])

@@ -458,6 +458,8 @@ def to_act(state):
 
 
 def legal_moves(state, seat):
+    """The moves `seat` (None: the box) may make now, each with its exact args: a phone's every
+    allocation of the seven counters (its form picks one), and its "unready" once locked."""
     if state["phase"] == PHASE_OVER:
         return []
     if seat is None:
@@ -466,7 +468,8 @@ def legal_moves(state, seat):
         return [] if waiting_for(state) else [{"move": "reveal", "args": {}, "label": "Reveal"}]
     if state["phase"] != PHASE_ALLOCATE or not 0 <= seat < len(state["names"]) or not state["seated"][seat]:
         return []
-    moves = [{"move": "allocate", "args": {}, "label": "Lock in"}]
+    moves = [{"move": "allocate", "args": {"allocation": [b, g, COUNTERS - b - g]}, "label": "Lock in"}
+             for b in range(COUNTERS + 1) for g in range(COUNTERS + 1 - b)]
     if state["locked"][seat]:
         moves.append({"move": "unready", "args": {}, "label": "Change"})
     return moves
