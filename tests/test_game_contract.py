@@ -1,9 +1,9 @@
 """The game contract, for every game in tidebox.games.GAMES: a game added there gets these tests
 without writing any (README "Adding a game").
 
-- Its rules and flow offer the names the box reads (games.REQUIRED), and loading them fills in the
-  optional ones (games.OPTIONAL, a name rule): checked under the real MicroPython, as the box loads
-  them.
+- Its rules and flow offer the names the box reads (REQUIRED in tests/mp_scripts/game_contract.py,
+  as README "Adding a game" lists them), and loading them fills in the optional ones (games.OPTIONAL):
+  checked under the real MicroPython, as the box loads them.
 - Seeded games played with random legal moves: every save on the way reads back as the same game
   (from_dict(to_dict)), on CPython and on MicroPython, and both interpreters play the same games.
 - Every legal move is accepted; every refused move (malformed, illegal, at the wrong time, for the
@@ -24,7 +24,7 @@ import subprocess
 
 import pagebuild
 import pytest
-from game_contract import NAMES, play, reads_back, table
+from game_contract import NAMES, REQUIRED, play, reads_back, table
 
 import test_worst_case_screens as worst_case
 from micropython_runner import MP_SCRIPTS
@@ -64,7 +64,7 @@ def test_the_required_names_are_there_and_the_optional_ones_filled_in(on_micropy
 @pytest.mark.parametrize("game", GAMES)
 def test_the_rules_names_have_their_shapes(game):
     rules = games.load(game)
-    assert [n for n in games.REQUIRED["rules"] if not hasattr(rules, n)] == []
+    assert [n for n in REQUIRED["rules"] if not hasattr(rules, n)] == []
     assert game == rules.GAME_ID
     assert isinstance(rules.TITLE, str) and isinstance(rules.SHORT, str) and len(rules.SHORT) <= 14
     assert 1 <= rules.MIN_PLAYERS <= rules.MAX_PLAYERS <= 8
@@ -75,8 +75,8 @@ def test_the_rules_names_have_their_shapes(game):
     assert set(rules.PHONE_OPTIONS) <= {key for key, _label, _choices in rules.OPTIONS}
     too_long = "W" * (rules.MAX_NAME + 1)
     with pytest.raises(GameError):
-        rules.check_name(too_long)
-    assert rules.check_name(too_long[:-1]) == too_long[:-1]
+        rules.check_name(too_long, (), rules.MAX_NAME)  # as the box calls it
+    assert rules.check_name(too_long[:-1], (), rules.MAX_NAME) == too_long[:-1]
 
 
 def test_a_missing_optional_name_gets_its_default_and_a_given_one_stays(monkeypatch):
@@ -87,7 +87,7 @@ def test_a_missing_optional_name_gets_its_default_and_a_given_one_stays(monkeypa
     loaded = games.load("quiet_dividend")
     assert loaded.UNDO is False and loaded.check_name(" Pat ") == "Pat"
     with pytest.raises(GameError):
-        loaded.check_name("Patt")
+        loaded.check_name("Patt", (), loaded.MAX_NAME)  # as the box calls it
     monkeypatch.setattr(rules, "UNDO", True)
     assert games.load("quiet_dividend").UNDO is True
 

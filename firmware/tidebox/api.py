@@ -22,7 +22,7 @@ from microdot import Response
 from tidebox import jsoncheck
 from tidebox.box import SHORT_OF_MEMORY
 from tidebox.games import GAMES
-from tidebox.games.base import GameError, NotNow
+from tidebox.games.base import GameError
 
 PAGE_FILE = "www/index.html.gz"
 PART_FILE = "www/%s.js.gz"  # a game's part of the page (host_tools/pagebuild.py), at /part/<game>.js
@@ -249,7 +249,6 @@ def make_app(box, board, server=None):
     server.after_request(close_connection)
     server.after_error_request(close_after_error)
     server.errorhandler(GameError)(refused)
-    server.errorhandler(NotNow)(refused)  # found at once, not by walking the class's bases
     for status, handler in ERRORS:
         server.errorhandler(status)(handler)
     server.get("/")(page)

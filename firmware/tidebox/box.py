@@ -79,9 +79,11 @@ class Box:
         return Seats(self.board.urandom, MAX_SEATS, self.check_name)
 
     def check_name(self, name, taken):
-        """The name rule: the chosen game's (games.load gives a game without one base's, at its
-        MAX_NAME); base's before a game is chosen."""
-        return (self.rules.check_name if self.rules else check_name)(name, taken)
+        """The name rule: the chosen game's at its MAX_NAME (games.load gives a game without one
+        base's); base's before a game is chosen."""
+        if self.rules:
+            return self.rules.check_name(name, taken, self.rules.MAX_NAME)
+        return check_name(name, taken)
 
     # ------------------------------------------------------------ bookkeeping
 

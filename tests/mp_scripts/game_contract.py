@@ -10,6 +10,14 @@ from tidebox import games
 from tidebox.games.base import GameError
 from tidebox.games.seeded import Seeded
 
+# What every game offers, as README "Adding a game" lists it: the names the box reads from a game's
+# rules and flow (those it may leave out are games.OPTIONAL, filled in by games.load).
+REQUIRED = {
+    "rules": ("GAME_ID", "TITLE", "SHORT", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "MOVES", "new_game",
+              "move", "to_act", "legal_moves", "public_view", "private_view", "is_over", "standings",
+              "winners", "leave", "to_dict", "from_dict"),
+    "flow": ("home", "progress", "menu_items"),
+}
 NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 SEEDS = (1, 2, 3, 4, 5, 6)
 
@@ -93,8 +101,8 @@ def names(game_id):
     rules = games.load(game_id)
     flow = games.load(game_id, "flow")
     return {
-        "missing": [n for n in games.REQUIRED["rules"] if not hasattr(rules, n)]
-        + ["flow." + n for n in games.REQUIRED["flow"] if not hasattr(flow, n)],
+        "missing": [n for n in REQUIRED["rules"] if not hasattr(rules, n)]
+        + ["flow." + n for n in REQUIRED["flow"] if not hasattr(flow, n)],
         "undo": rules.UNDO, "phone_options": list(rules.PHONE_OPTIONS), "max_name": rules.MAX_NAME,
         "name": rules.check_name("  Ada "), "tick": None if flow.tick is None else callable(flow.tick),
     }

@@ -1,6 +1,6 @@
 # The games the box hosts: one package per game beside this file, each holding
 #   rules.py    pure rules: data and functions, no I/O, no clock, no hardware, no global random
-#               (the names it must offer: REQUIRED; those it may: OPTIONAL, filled in by `load`)
+#               (the names it must offer: README "Adding a game"; those it may: OPTIONAL below)
 #   flow.py     the game's screens on the box as screen objects (what A, B and C do)
 #   screens.py  drawing those screens on the OLED
 #   page.js     its part of the phones' page
@@ -29,22 +29,17 @@ def title(game_id):
     raise ValueError("unknown game")
 
 
-# The game contract: the names the box reads from a game's rules and flow modules. Every game offers
-# REQUIRED (README "Adding a game" says what each is; tests/test_game_contract.py checks every game in
-# GAMES); a name of OPTIONAL it leaves out is filled in with the default here when `load` imports the
-# module, so the box reads each name directly and never asks whether a game has it.
-REQUIRED = {
-    "rules": ("GAME_ID", "TITLE", "SHORT", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "MOVES", "new_game",
-              "move", "to_act", "legal_moves", "public_view", "private_view", "is_over", "standings",
-              "winners", "leave", "to_dict", "from_dict"),
-    "flow": ("home", "progress", "menu_items"),
-}
-OPTIONAL = {
-    # MAX_NAME: a name's most characters; UNDO: the reader may take back the last move; PHONE_OPTIONS:
-    # what a phone may choose for a new game at the same table once one is over (none: it may not)
-    "rules": (("MAX_NAME", 12), ("UNDO", False), ("PHONE_OPTIONS", ())),
-    "flow": (("tick", None),),  # tick(reader, now) -> changed: a game that acts by itself (rivals)
-}
+# What a game's rules (and flow) may leave out, and what `load` fills in for it, so that the box
+# reads each name directly and never asks whether a game has it (what a game must offer: README
+# "Adding a game"; tests/test_game_contract.py checks that every game in GAMES offers it):
+#   MAX_NAME       a name's most characters
+#   check_name     check_name(name, taken, max_name): the name rule, which the box calls with MAX_NAME
+#   UNDO           whether the reader may take back the last move
+#   PHONE_OPTIONS  what a phone may choose for a new game at the same table once one is over (none:
+#                  a phone may not start one)
+#   tick           the flow's tick(reader, now) -> changed, for a game that acts by itself (rivals)
+OPTIONAL = (("tick", None), ("MAX_NAME", 12), ("check_name", base.check_name), ("UNDO", False),
+            ("PHONE_OPTIONS", ()))  # the flow's, then the rules'
 
 
 def load(game_id, part="rules"):
@@ -53,11 +48,9 @@ def load(game_id, part="rules"):
     name = "tidebox.games.%s.%s" % (game_id, part)
     __import__(name)
     module = sys.modules[name]
-    for key, default in OPTIONAL[part]:
+    for key, default in OPTIONAL[1:] if part == "rules" else OPTIONAL[:1]:
         if not hasattr(module, key):
             setattr(module, key, default)
-    if part == "rules" and not hasattr(module, "check_name"):  # the name rule: base's, at MAX_NAME
-        module.check_name = lambda name, taken=(): base.check_name(name, taken, module.MAX_NAME)
     return module
 
 

@@ -50,11 +50,11 @@ def check_name(name, taken=(), max_name=12):
     return name
 
 
-def check_players(names, title, low, high, check_name, wrong=None):
-    """A new game's players: a list of `low` to `high` names, each passing `check_name(name, taken)`
-    (unique at the table); returns them as the name rule gives them back. `wrong`: the one refusal
-    for too few or too many (by default "<title> needs at least <low> players" and "<title> seats at
-    most <high> players")."""
+def check_players(names, title, low, high, max_name=12, wrong=None):
+    """A new game's players: a list of `low` to `high` names, each passing check_name at `max_name`
+    (the game's MAX_NAME; unique at the table); returns them as check_name gives them back. `wrong`:
+    the one refusal for too few or too many (by default "<title> needs at least <low> players" and
+    "<title> seats at most <high> players")."""
     if not isinstance(names, (list, tuple)):
         raise GameError("players must be a list of names")
     if len(names) < low:
@@ -63,7 +63,7 @@ def check_players(names, title, low, high, check_name, wrong=None):
         raise GameError(wrong or "%s seats at most %d players" % (title, high))
     clean = []
     for n in names:
-        clean.append(check_name(n, clean))
+        clean.append(check_name(n, clean, max_name))
     return clean
 
 
@@ -102,18 +102,6 @@ def check_save(data, game_id, short, keys, low, high, wrong="saved game has a wr
     if not isinstance(names, list) or not low <= len(names) <= high:
         raise GameError(wrong)
     return len(names)
-
-
-def damaged(what):
-    """The refusal of a save whose `what` is damaged (raise it)."""
-    return GameError("saved game has a damaged " + what)
-
-
-def ints(value, count, low, high):
-    """Whether `value` is a list of `count` whole numbers (bools are not) from `low` to `high`."""
-    if not isinstance(value, list) or len(value) != count:
-        return False
-    return all(type(v) is int and low <= v <= high for v in value)
 
 
 # ---------------------------------------------------------------- names compared ignoring case

@@ -8,8 +8,8 @@
 # and MicroPython (the box). A game is a JSON-able dict; every move validates first and only then
 # changes the dict, so a refused move leaves the state exactly as it was.
 
-from tidebox.games.base import GameError, NotNow, check_players, check_save, check_seat, damaged, next_seated
-from tidebox.games.base import check_name as _check_name
+from tidebox.games import base as _base  # the checks every game's rules make
+from tidebox.games.base import GameError, NotNow
 from tidebox.games.base import ranked, shuffled
 
 GAME_ID = "paper_current"
@@ -185,9 +185,6 @@ def card_info(card_id):
 # ---------------------------------------------------------------- setup
 
 
-def check_name(name, taken=()):
-    return _check_name(name, taken, MAX_NAME)
-
 
 def _draw_course(below):
     if below is None:
@@ -211,7 +208,7 @@ def new_game(names, options=None, below=None):
         options = {}
     if not isinstance(options, dict):
         raise GameError("options must be an object")
-    clean = check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, check_name)
+    clean = _base.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
     first = options.get("first", 0)
     if type(first) is not int or not 0 <= first < len(clean):
         raise GameError("the starting player must be one of the seats")
@@ -255,7 +252,7 @@ def new_course(state, below, first=None):
     if state["phase"] != PHASE_OVER:
         raise NotNow("finish this course first")
     if first is None:
-        first = next_seated(state, state["launchers"][BOATS - 1])
+        first = _base.next_seated(state, state["launchers"][BOATS - 1])
     elif type(first) is not int or not 0 <= first < len(state["names"]) or not state["seated"][first]:
         raise GameError("the starting player must be one of the seated players")
     course = _draw_course(below)
@@ -270,10 +267,10 @@ def _schedule(state, start, count):
     """`count` launches in seating order over the seated players, starting with `start` (or the
     next seated player after it, if it has left)."""
     if not state["seated"][start]:
-        start = next_seated(state, start)
+        start = _base.next_seated(state, start)
     out = [start]
     while len(out) < count:
-        out.append(next_seated(state, out[-1]))
+        out.append(_base.next_seated(state, out[-1]))
     return out
 
 
@@ -379,7 +376,7 @@ def _next_round(state):
             raise NotNow("the course is over")
         raise NotNow("confirm this round's score first")
     # "Continue the seating rotation across rounds rather than restarting it."
-    start = next_seated(state, state["launchers"][BOATS - 1])
+    start = _base.next_seated(state, state["launchers"][BOATS - 1])
     state["round"] += 1
     state["launch"] = 0
     state["launchers"] = _schedule(state, start, BOATS)
@@ -395,7 +392,7 @@ def move(state, seat, name, args):
     if name not in MOVES:
         raise GameError("Paper Current has no move called that")
     if seat is not None:
-        check_seat(state, seat)
+        _base.check_seat(state, seat)
     args = _check_args(args)
     if name == "set_result":
         _set_result(state, args)
@@ -417,7 +414,7 @@ def move(state, seat, name, args):
 
 def leave(state, seat):
     """A player leaves: the launches still to come this round, and every later round, skip them."""
-    check_seat(state, seat, False)
+    _base.check_seat(state, seat, False)
     if not state["seated"][seat]:
         raise NotNow("that player has already left")
     if state["phase"] == PHASE_OVER:
@@ -430,7 +427,7 @@ def leave(state, seat):
         if done == 0:
             state["launchers"] = _schedule(state, state["launchers"][0], BOATS)
         else:
-            rest = _schedule(state, next_seated(state, state["launchers"][done - 1]), BOATS - done)
+            rest = _schedule(state, _base.next_seated(state, state["launchers"][done - 1]), BOATS - done)
             state["launchers"] = state["launchers"][:done] + rest
     return state
 
@@ -583,84 +580,88 @@ def _is_int(v, low, high):
     return type(v) is int and low <= v <= high
 
 
+def _damaged(what):
+    raise GameError("saved game has a damaged " + what)
+
+
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is not one."""
-    count = check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS,
+    count = _base.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS,
                        "saved game has a damaged player list")
     for n in data["names"]:
         if type(n) is not str:
-            raise damaged("player list")
+            _damaged("player list")
     seated = data["seated"]
     if not isinstance(seated, list) or len(seated) != count:
-        raise damaged("seat list")
+        _damaged("seat list")
     for s in seated:
         if s is not True and s is not False:
-            raise damaged("seat list")
+            _damaged("seat list")
     if not _is_int(data["first"], 0, count - 1):
-        raise damaged("starting player")
+        _damaged("starting player")
     if not _is_int(data["target"], 1, MAX_TOTAL):
-        raise damaged("target")
+        _damaged("target")
     access = data["access"]
     if not isinstance(access, dict) or len(access) != len(ACCESS):
-        raise damaged("access list")
+        _damaged("access list")
     for key, _ in ACCESS:
         if access.get(key) is not True and access.get(key) is not False:
-            raise damaged("access list")
+            _damaged("access list")
     course = data["course"]
     if not isinstance(course, list) or len(course) != ROUNDS:
-        raise damaged("course")
+        _damaged("course")
     for c in course:
         try:
             _card_index(c)
         except ValueError:
-            raise damaged("course")
+            _damaged("course")
         if course.count(c) != 1:
-            raise damaged("course")
+            _damaged("course")
     phase = data["phase"]
     if phase not in PHASES:
-        raise damaged("phase")
+        _damaged("phase")
     if not _is_int(data["round"], 0, ROUNDS - 1):
-        raise damaged("round")
+        _damaged("round")
     if not _is_int(data["launch"], 0, BOATS):
-        raise damaged("launch")
+        _damaged("launch")
     if (phase == PHASE_LAUNCH) != (data["launch"] < BOATS):
-        raise damaged("launch")
+        _damaged("launch")
     launchers = data["launchers"]
     if not isinstance(launchers, list) or len(launchers) != BOATS:
-        raise damaged("launch order")
+        _damaged("launch order")
     for s in launchers:
         if not _is_int(s, 0, count - 1):
-            raise damaged("launch order")
+            _damaged("launch order")
     results = data["results"]
     if not isinstance(results, list) or len(results) != BOATS:
-        raise damaged("results")
+        _damaged("results")
     for r in results:
         if r is not None and not _is_int(r, 0, 2):
-            raise damaged("results")
+            _damaged("results")
     if not _is_int(data["replays"], 0, 1 << 30):
-        raise damaged("replay count")
+        _damaged("replay count")
     rounds = data["rounds"]
     done = data["round"] + (1 if phase in (PHASE_SCORED, PHASE_OVER) else 0)
     if not isinstance(rounds, list) or len(rounds) != done or (phase == PHASE_OVER) != (done == ROUNDS):
-        raise damaged("round list")
+        _damaged("round list")
     total = 0
     for i, r in enumerate(rounds):
         if not isinstance(r, dict) or r.get("card") != course[i] or not _is_int(r.get("first"), 0, count - 1):
-            raise damaged("round list")
+            _damaged("round list")
         try:
             score = round_score(r["card"], r.get("results"))
             extra = bonus(r["card"], r.get("results"))
         except ValueError:
-            raise damaged("round list")
+            _damaged("round list")
         if r.get("score") != score or r.get("bonus") != extra or r.get("boats") != score - extra:
-            raise damaged("round list")
+            _damaged("round list")
         total += score
     if data["total"] != total or type(data["total"]) is not int:
-        raise damaged("total")
+        _damaged("total")
     past = data["past"]
     if not isinstance(past, list) or len(past) > 10:
-        raise damaged("list of earlier courses")
+        _damaged("list of earlier courses")
     for t in past:
         if not _is_int(t, 0, MAX_TOTAL):
-            raise damaged("list of earlier courses")
+            _damaged("list of earlier courses")
     return to_dict(data)

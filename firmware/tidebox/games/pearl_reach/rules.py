@@ -10,14 +10,14 @@
 # the cell in the same row of the bay to the left and to the right. "The marker nearest the water"
 # in a bay is the one in its lowest occupied row (one cell holds one marker, so it is never a tie).
 
-from tidebox.games.base import GameError, NotNow, check_players, check_save, check_seat, folded, ints
-from tidebox.games.base import check_name as _check_name
+from tidebox.games import base as _base  # the checks every game's rules make
+from tidebox.games.base import GameError, NotNow, folded
 from tidebox.games.base import ranked, shuffled
 
 # What importing the package gives (the names every game offers, README "Adding a game"): a short
 # list keeps the package's own namespace small on the box.
 __all__ = (
-    "GAME_ID", "TITLE", "SHORT", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_NAME", "check_name", "GameError",
+    "GAME_ID", "TITLE", "SHORT", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_NAME", "GameError",
     "NotNow", "OPTIONS", "new_game", "MOVES", "move", "to_act", "legal_moves", "public_view",
     "private_view", "is_over", "standings", "winners", "leave", "to_dict", "from_dict",
 )
@@ -230,9 +230,6 @@ _TAKEN = "that cell is taken"
 # ---------------------------------------------------------------- setting out
 
 
-def check_name(name, taken=()):
-    return _check_name(name, taken, MAX_NAME)
-
 
 def _option(options, key):
     for k, _label, choices in OPTIONS:
@@ -262,7 +259,7 @@ def new_game(names, options, below):
     for key in options:
         if key not in [o[0] for o in OPTIONS]:
             raise GameError("unknown option " + str(key))
-    clean = check_players(names, TITLE, MIN_PLAYERS, MAX_PEOPLE, check_name, "%s needs 1 to 4 people" % TITLE)
+    clean = _base.check_players(names, TITLE, 1, MAX_PEOPLE, MAX_NAME, "Pearl Reach needs 1 to 4 people")
     rivals = _option(options, "rivals")
     strength = _option(options, "strength")
     speed = _option(options, "speed")
@@ -420,7 +417,7 @@ def move(state, seat, name, args):
         raise NotNow("the game is over")
     if seat is None:
         raise NotNow("the box makes no moves in Pearl Reach")
-    check_seat(state, seat, False)
+    _base.check_seat(state, seat, False)
     if seat != current(state):
         raise NotNow("it is %s's turn" % state["names"][current(state)])
     if name == "shift":
@@ -498,7 +495,7 @@ def legal_moves(state, seat):
 
 def leave(state, seat):
     """A person dropped by the reader: a sharp rival takes over their seat, markers and shells."""
-    check_seat(state, seat, False)
+    _base.check_seat(state, seat, False)
     if state["phase"] != PHASE_PLAY:
         raise NotNow("the game is over")
     if state["rivals"][seat] is not None:
@@ -653,6 +650,13 @@ def to_dict(state):
     return {k: state[k] for k in _KEYS}
 
 
+def _ints(value, count, low, high):
+    if not isinstance(value, list) or len(value) != count:
+        return False
+    bad = [v for v in value if type(v) is not int or not low <= v <= high]
+    return not bad
+
+
 def _entry_ok(entry, n):
     if type(entry) is not int or not 0 <= entry < 1 << 29 or entry & 15 >= len(_FIELDS):
         return False
@@ -671,7 +675,7 @@ def _entry_ok(entry, n):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is damaged."""
-    n = check_save(data, GAME_ID, SHORT, _KEYS, MIN_GATHERERS, MAX_PLAYERS, _DAMAGED + "names")
+    n = _base.check_save(data, GAME_ID, SHORT, _KEYS, MIN_GATHERERS, MAX_PLAYERS, _DAMAGED + "names")
     bad = [1 for name in data["names"] if not isinstance(name, str)]
     if not isinstance(data["rivals"], list) or len(data["rivals"]) != n:
         bad.append(1)
@@ -689,10 +693,10 @@ def from_dict(data):
             type(c) is not int or not 0 <= c < n)]:
         raise _damaged("coast")
     big = 1 << 20
-    if not (ints(data["shells"], n, 0, big) and ints(data["points"], n, 0, big)
-            and ints(data["shifts"], n, 0, MAX_SHIFTS)):
+    if not (_ints(data["shells"], n, 0, big) and _ints(data["points"], n, 0, big)
+            and _ints(data["shifts"], n, 0, MAX_SHIFTS)):
         raise _damaged("tallies")
-    if (not ints(data["order"], n, 0, n - 1) or sorted(data["order"]) != list(range(n))
+    if (not _ints(data["order"], n, 0, n - 1) or sorted(data["order"]) != list(range(n))
             or type(data["turn"]) is not int or not 0 <= data["turn"] < data["per_round"] * n
             or type(data["moves"]) is not int or data["moves"] < 0 or type(data["shifted"]) is not bool):
         raise _damaged("turn")

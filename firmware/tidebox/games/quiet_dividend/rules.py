@@ -11,7 +11,8 @@
 # Nothing is hidden in this game: values, every player's shares, the payouts and the turn log are
 # public.
 
-from tidebox.games.base import GameError, NotNow, check_players, check_save, check_seat, damaged, folded, ints
+from tidebox.games import base as _base  # the checks every game's rules make
+from tidebox.games.base import GameError, NotNow, folded
 from tidebox.games.base import check_name as _check_name
 from tidebox.games.base import ranked
 
@@ -59,12 +60,6 @@ PASS = 3
 LEFT = 4
 
 
-
-def check_name(name, taken=()):
-    """A player's name: 1-12 printable characters, unique at the table (case-insensitive)."""
-    return _check_name(name, taken, MAX_NAME)
-
-
 # ---------------------------------------------------------------- setups
 
 
@@ -93,7 +88,7 @@ def new_game(names, options=None, below=None):
     options: {"setup": "steady" | "early_opening" | "seasonal", "first": seat or None (random)}.
     `below(n)` is the injected random source (only a random first player uses it).
     """
-    clean = check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, check_name)
+    clean = _base.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -336,7 +331,7 @@ def move(state, seat, name, args):
     clubs = _parse(name, args)
     if seat is None:
         raise GameError("a turn is taken by the player whose turn it is: say which seat")
-    check_seat(state, seat, False)
+    _base.check_seat(state, seat, False)
     if is_over(state):
         raise NotNow("the game is over")
     turn = current(state)
@@ -417,7 +412,7 @@ def leave(state, seat):
     away would also change, mid-game, what every other player's promotions are worth to whom. Their
     points already earned are public and never spent.
     """
-    check_seat(state, seat, False)
+    _base.check_seat(state, seat, False)
     if is_over(state):
         raise NotNow("the game is over")
     if not state["seated"][seat]:
@@ -549,6 +544,16 @@ def to_dict(state):
     }
 
 
+def _damaged(what):
+    return GameError("saved game has a damaged " + what)
+
+
+def _ints(value, count, low, high):
+    if not isinstance(value, list) or len(value) != count:
+        return False
+    return all(_is_int(v) and low <= v <= high for v in value)
+
+
 def _log_entry_ok(entry, count):
     if not _is_int(entry) or not 10000 <= entry < (LAPS + 1) * 10000:
         return False
@@ -569,62 +574,62 @@ def _log_entry_ok(entry, count):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state (a copy); GameError if damaged."""
-    count = check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS)
+    count = _base.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS)
     for n in data["names"]:
         if not isinstance(n, str) or not n:
-            raise damaged("name")
+            raise _damaged("name")
     seated = data["seated"]
     if not isinstance(seated, list) or len(seated) != count or [s for s in seated if type(s) is not bool]:
-        raise damaged("seated list")
+        raise _damaged("seated list")
     if sum(1 for s in seated if s) < 1:
-        raise damaged("seated list")
+        raise _damaged("seated list")
     try:
         setup = setup_by_id(data["setup"])
     except GameError:
-        raise damaged("setup")
+        raise _damaged("setup")
     clubs = data["clubs"]
     if not isinstance(clubs, list) or len(clubs) != 3:
-        raise damaged("club list")
+        raise _damaged("club list")
     for c in clubs:
         if not isinstance(c, str) or not 0 < len(c) <= MAX_CLUB_NAME:
-            raise damaged("club name")
-    if not ints(data["values"], 3, 0, MAX_VALUE):
-        raise damaged("values")
+            raise _damaged("club name")
+    if not _ints(data["values"], 3, 0, MAX_VALUE):
+        raise _damaged("values")
     shares = data["shares"]
     if not isinstance(shares, list) or len(shares) != count:
-        raise damaged("shares")
+        raise _damaged("shares")
     for s in shares:
-        if not ints(s, 3, 0, MAX_IN_CLUB) or s[0] + s[1] + s[2] > MAX_SHARES:
-            raise damaged("shares")
-    if not ints(data["order"], count, 0, count - 1) or sorted(data["order"]) != list(range(count)):
-        raise damaged("playing order")
+        if not _ints(s, 3, 0, MAX_IN_CLUB) or s[0] + s[1] + s[2] > MAX_SHARES:
+            raise _damaged("shares")
+    if not _ints(data["order"], count, 0, count - 1) or sorted(data["order"]) != list(range(count)):
+        raise _damaged("playing order")
     if not _is_int(data["first"]) or not 0 <= data["first"] < count:
-        raise damaged("first player")
+        raise _damaged("first player")
     if not _is_int(data["laps"]) or not 0 <= data["laps"] <= LAPS:
-        raise damaged("lap count")
+        raise _damaged("lap count")
     if not _is_int(data["pos"]) or not 0 <= data["pos"] < count:
-        raise damaged("turn")
+        raise _damaged("turn")
     if data["laps"] < LAPS and not seated[rotation(data)[data["pos"]]]:
-        raise damaged("turn")
+        raise _damaged("turn")
     payouts = data["payouts"]
     due = [n for n in setup[3] if n <= data["laps"]]
     if not isinstance(payouts, list) or len(payouts) != len(due):
-        raise damaged("payout list")
+        raise _damaged("payout list")
     for p, n in zip(payouts, due):
-        if not isinstance(p, dict) or p.get("lap") != n or not ints(p.get("values"), 3, 0, MAX_VALUE):
-            raise damaged("payout")
-        if not ints(p.get("amounts"), count, 0, MAX_SHARES * MAX_VALUE):
-            raise damaged("payout")
+        if not isinstance(p, dict) or p.get("lap") != n or not _ints(p.get("values"), 3, 0, MAX_VALUE):
+            raise _damaged("payout")
+        if not _ints(p.get("amounts"), count, 0, MAX_SHARES * MAX_VALUE):
+            raise _damaged("payout")
         reset = setup[4].get(n)
         expected = list(reset) if reset else None
         if "reset" not in p or p["reset"] != expected or len(p) != 4:
-            raise damaged("payout")
+            raise _damaged("payout")
     log = data["log"]
     if not isinstance(log, list):
-        raise damaged("log")
+        raise _damaged("log")
     for e in log:
         if not _log_entry_ok(e, count):
-            raise damaged("log entry")
+            raise _damaged("log entry")
     return to_dict(data)
 
 

@@ -4,9 +4,9 @@
 # and MicroPython (the box). A game is a JSON-able dict; every action validates first and only then
 # changes the dict, so a refused action leaves the state exactly as it was.
 
-from tidebox.games.base import GameError, NotNow, check_players, check_save, check_seat, next_seated
+from tidebox.games import base as _base  # the checks every game's rules make
+from tidebox.games.base import GameError, NotNow
 from tidebox.games.base import ranked, shuffled
-from tidebox.games.base import check_name as _check_name
 
 GAME_ID = "token_tide"
 TITLE = "Token Tide"
@@ -156,11 +156,6 @@ def build_deck(mode, below):
 # ---------------------------------------------------------------- the game
 
 
-def check_name(name, taken=()):
-    """A player's name: 1-12 printable characters, unique at the table (case-insensitive)."""
-    return _check_name(name, taken, MAX_NAME)
-
-
 def new_game(names, options=None, below=None, deck=DECK_SHUFFLED, first_reader=0, practice=False):
     """A new game for 2-8 named players in clockwise seat order.
 
@@ -172,7 +167,7 @@ def new_game(names, options=None, below=None, deck=DECK_SHUFFLED, first_reader=0
         deck = options.get("deck", deck)
         first_reader = options.get("reader", first_reader)
         practice = options.get("practice", practice)
-    clean = check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, check_name)
+    clean = _base.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
     if type(first_reader) is not int or not 0 <= first_reader < len(clean):
         raise GameError("the first reader must be one of the seats")
     if deck == DECK_SHUFFLED and below is None:
@@ -211,7 +206,7 @@ def current_card(state):
 
 def set_allocation(state, seat, allocation, lock=True):
     """Set (and by default lock) a player's hidden allocation; allowed until the reveal."""
-    check_seat(state, seat)
+    _base.check_seat(state, seat)
     if state["phase"] != PHASE_ALLOCATE:
         raise NotNow("allocations are closed: the round has been revealed")
     if not isinstance(allocation, (list, tuple)) or len(allocation) != 3:
@@ -230,7 +225,7 @@ def set_allocation(state, seat, allocation, lock=True):
 
 def unlock(state, seat):
     """Take back 'ready' while allocations are still hidden."""
-    check_seat(state, seat)
+    _base.check_seat(state, seat)
     if state["phase"] != PHASE_ALLOCATE:
         raise NotNow("allocations are closed: the round has been revealed")
     state["locked"][seat] = False
@@ -285,14 +280,14 @@ def next_round(state):
         return state
     # After the practice round the first reader keeps the job (it was nobody's turn).
     if not practice or not state["seated"][state["reader"]]:
-        state["reader"] = next_seated(state, state["reader"])
+        state["reader"] = _base.next_seated(state, state["reader"])
     state["phase"] = PHASE_ALLOCATE
     return state
 
 
 def leave(state, seat):
     """A player leaves: past scores stay; they no longer count for readiness or reveals."""
-    check_seat(state, seat)
+    _base.check_seat(state, seat)
     if state["phase"] == PHASE_OVER:
         raise NotNow("the game is over")
     if sum(1 for s in state["seated"] if s) <= MIN_PLAYERS:
@@ -301,7 +296,7 @@ def leave(state, seat):
     state["hidden"][seat] = None
     state["locked"][seat] = False
     if state["reader"] == seat:
-        state["reader"] = next_seated(state, seat)
+        state["reader"] = _base.next_seated(state, seat)
     return state
 
 
@@ -338,7 +333,7 @@ def to_dict(state):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is not one."""
-    count = check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS)
+    count = _base.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS)
     for k in ("seated", "hidden", "locked", "totals"):
         if not isinstance(data[k], list) or len(data[k]) != count:
             raise GameError("saved game has a damaged " + k)
