@@ -166,15 +166,19 @@ def test_every_legal_move_is_accepted(game):
 
 def junk_args(legal, rng):
     """Arguments a phone might send: none, unknown keys, a legal move's own args with a value made
-    wrong (out of range, of another type, missing), and other seats' moves."""
+    wrong (out of range, of another type, missing; a list with an item changed, one short or one
+    long), and other seats' moves."""
     out = [{}, {"move": "x"}, {"args": {}}]
     for m in legal:
         args = m["args"]
         out.append(dict(args))
-        for key in args:
+        for key, value in args.items():
             for bad in (-1, 999, "x", None, [], 1.5, True, {"a": 1}):
                 out.append(dict(args, **{key: bad}))
             out.append({k: v for k, v in args.items() if k != key})
+            if isinstance(value, list) and value:
+                for bad in ([value[0] + 1] + value[1:], value[:-1], value + [0]):
+                    out.append(dict(args, **{key: bad}))
     return rng.sample(out, min(len(out), 40))
 
 
