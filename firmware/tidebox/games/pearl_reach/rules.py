@@ -675,7 +675,7 @@ def _entry_ok(entry, n):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is damaged."""
-    n = _base.check_save(data, GAME_ID, SHORT, _KEYS, MIN_GATHERERS, MAX_PLAYERS, _DAMAGED + "names")
+    n = _base.check_save(data, GAME_ID, SHORT, _KEYS, MIN_GATHERERS, MAX_PLAYERS, "saved game: damaged names")
     bad = [1 for name in data["names"] if not isinstance(name, str)]
     if not isinstance(data["rivals"], list) or len(data["rivals"]) != n:
         bad.append(1)
@@ -712,8 +712,5 @@ def from_dict(data):
     return to_dict(data)
 
 
-_DAMAGED = "saved game: damaged "
-
-
 def _damaged(what):
-    return GameError(_DAMAGED + what)
+    return GameError("saved game: damaged " + what)
