@@ -463,8 +463,11 @@ def legal_moves(state, seat):
         return [] if waiting_for(state) else [{"move": "reveal", "args": {}, "label": "Reveal"}]
     if state["phase"] != PHASE_ALLOCATE or not 0 <= seat < len(state["names"]) or not state["seated"][seat]:
         return []
-    moves = [{"move": "allocate", "args": {"allocation": [b, g, COUNTERS - b - g]}, "label": "Lock in"}
-             for b in range(COUNTERS + 1) for g in range(COUNTERS + 1 - b)]
+    moves = []
+    for b in range(COUNTERS + 1):
+        for g in range(COUNTERS + 1 - b):
+            allocation = [b, g, COUNTERS - b - g]
+            moves.append({"move": "allocate", "args": {"allocation": allocation}, "label": "Lock in"})
     if state["locked"][seat]:
         moves.append({"move": "unready", "args": {}, "label": "Change"})
     return moves
