@@ -1,6 +1,7 @@
 # The game contract's shared part: the one refusal (a game's and the box's), the checks every game's
-# rules make (players, seats, saves), names, shuffling and ranking. What a game's rules module must
-# and may offer is in tidebox/games/__init__.py (REQUIRED, and the defaults `load` fills in).
+# rules make while a game is played (seats), names, shuffling and ranking; those made only when a game
+# is set up or read back from its save are checks.py's, loaded for the call. What a game may leave out
+# is games.OPTIONAL (tidebox/games/__init__.py), which `load` fills in.
 #
 # Pure like the rules themselves (no I/O, no clock, no hardware): runs under CPython and MicroPython.
 
@@ -50,23 +51,6 @@ def check_name(name, taken=(), max_name=12):
     return name
 
 
-def check_players(names, title, low, high, max_name=12, wrong=None):
-    """A new game's players: a list of `low` to `high` names, each passing check_name at `max_name`
-    (the game's MAX_NAME; unique at the table); returns them as check_name gives them back. `wrong`:
-    the one refusal for too few or too many (by default "<title> needs at least <low> players" and
-    "<title> seats at most <high> players")."""
-    if not isinstance(names, (list, tuple)):
-        raise GameError("players must be a list of names")
-    if len(names) < low:
-        raise GameError(wrong or "%s needs at least %d players" % (title, low))
-    if len(names) > high:
-        raise GameError(wrong or "%s seats at most %d players" % (title, high))
-    clean = []
-    for n in names:
-        clean.append(check_name(n, clean, max_name))
-    return clean
-
-
 def check_seat(state, seat, seated=True):
     """Refuses a seat that is not one of the game's (400); with `seated`, one whose player has left
     (state["seated"], 409)."""
@@ -84,24 +68,6 @@ def next_seated(state, seat):
         if state["seated"][candidate]:
             return candidate
     return seat
-
-
-# ---------------------------------------------------------------- checking a save (from_dict)
-
-
-def check_save(data, game_id, short, keys, low, high, wrong="saved game has a wrong number of players"):
-    """What every game's from_dict checks first: `data` is a dict saved by this game, holds every one
-    of `keys`, and its "names" are a list of `low` to `high` (else the refusal `wrong`). Returns how
-    many names."""
-    if not isinstance(data, dict) or data.get("game") != game_id:
-        raise GameError("not a %s game" % short)
-    for k in keys:
-        if k not in data:
-            raise GameError("saved game is missing " + k)
-    names = data["names"]
-    if not isinstance(names, list) or not low <= len(names) <= high:
-        raise GameError(wrong)
-    return len(names)
 
 
 # ---------------------------------------------------------------- names compared ignoring case

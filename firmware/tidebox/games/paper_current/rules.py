@@ -208,7 +208,9 @@ def new_game(names, options=None, below=None):
         options = {}
     if not isinstance(options, dict):
         raise GameError("options must be an object")
-    clean = _base.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    clean = checks.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
     first = options.get("first", 0)
     if type(first) is not int or not 0 <= first < len(clean):
         raise GameError("the starting player must be one of the seats")
@@ -586,7 +588,9 @@ def _damaged(what):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is not one."""
-    count = _base.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS,
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    count = checks.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS,
                        "saved game has a damaged player list")
     for n in data["names"]:
         if type(n) is not str:

@@ -259,7 +259,9 @@ def new_game(names, options, below):
     for key in options:
         if key not in [o[0] for o in OPTIONS]:
             raise GameError("unknown option " + str(key))
-    clean = _base.check_players(names, TITLE, 1, MAX_PEOPLE, MAX_NAME, "Pearl Reach needs 1 to 4 people")
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    clean = checks.check_players(names, TITLE, 1, MAX_PEOPLE, MAX_NAME, "Pearl Reach needs 1 to 4 people")
     rivals = _option(options, "rivals")
     strength = _option(options, "strength")
     speed = _option(options, "speed")
@@ -675,7 +677,10 @@ def _entry_ok(entry, n):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is damaged."""
-    n = _base.check_save(data, GAME_ID, SHORT, _KEYS, MIN_GATHERERS, MAX_PLAYERS, "saved game: damaged names")
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    n = checks.check_save(data, GAME_ID, SHORT, _KEYS, MIN_GATHERERS, MAX_PLAYERS,
+                          "saved game: damaged names")
     bad = [1 for name in data["names"] if not isinstance(name, str)]
     if not isinstance(data["rivals"], list) or len(data["rivals"]) != n:
         bad.append(1)

@@ -88,7 +88,9 @@ def new_game(names, options=None, below=None):
     options: {"setup": "steady" | "early_opening" | "seasonal", "first": seat or None (random)}.
     `below(n)` is the injected random source (only a random first player uses it).
     """
-    clean = _base.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    clean = checks.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -574,7 +576,9 @@ def _log_entry_ok(entry, count):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state (a copy); GameError if damaged."""
-    count = _base.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS)
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    count = checks.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS)
     for n in data["names"]:
         if not isinstance(n, str) or not n:
             raise _damaged("name")

@@ -167,7 +167,9 @@ def new_game(names, options=None, below=None, deck=DECK_SHUFFLED, first_reader=0
         deck = options.get("deck", deck)
         first_reader = options.get("reader", first_reader)
         practice = options.get("practice", practice)
-    clean = _base.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    clean = checks.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
     if type(first_reader) is not int or not 0 <= first_reader < len(clean):
         raise GameError("the first reader must be one of the seats")
     if deck == DECK_SHUFFLED and below is None:
@@ -333,7 +335,9 @@ def to_dict(state):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is not one."""
-    count = _base.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS)
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    count = checks.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS)
     for k in ("seated", "hidden", "locked", "totals"):
         if not isinstance(data[k], list) or len(data[k]) != count:
             raise GameError("saved game has a damaged " + k)
