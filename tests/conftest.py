@@ -1,3 +1,4 @@
+import json
 import sys
 from pathlib import Path
 
@@ -20,7 +21,7 @@ if "micropython" not in sys.modules:
     sys.modules["micropython"] = _shim
 
 import build  # noqa: E402
-from micropython_runner import MicroPython  # noqa: E402
+from micropython_runner import MP_SCRIPTS, MicroPython  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -32,6 +33,17 @@ def sim_tree():
 @pytest.fixture(scope="session")
 def mp(sim_tree):
     return MicroPython(sim_tree)
+
+
+@pytest.fixture(scope="session")
+def walked(mp, tmp_path_factory):
+    """The worst-case walk of every game's screens on the box (tests/mp_scripts/render_worst_case.py,
+    read by tests/test_worst_case_screens.py and tests/test_game_contract.py), once a session."""
+    state = tmp_path_factory.mktemp("worst_case")
+    proc = mp.run(MP_SCRIPTS / "render_worst_case.py", heap="4M", timeout=900,
+                  env={"TIDEBOX_STATE_DIR": str(state)})
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 @pytest.fixture

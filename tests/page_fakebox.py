@@ -50,7 +50,8 @@ import pagebuild  # noqa: E402
 from microdot import Response  # noqa: E402
 from tidebox import api  # noqa: E402
 from tidebox import timer as box_timer  # noqa: E402
-from tidebox.box import Box, Refused  # noqa: E402
+from tidebox.box import Box  # noqa: E402
+from tidebox.games.base import GameError  # noqa: E402
 from tidebox.games import token_tide as tt  # noqa: E402
 from tidebox.storage import Storage  # noqa: E402
 
@@ -129,7 +130,7 @@ class FakeBox:
                 result = run_route(api.act(request, path[5:]))
             else:
                 result = run_route(api.not_found(request))
-        except Refused as exc:
+        except GameError as exc:
             result = run_route(api.refused(request, exc))
         return as_bytes(result)
 
@@ -173,7 +174,7 @@ class FakeBox:
         elif action == "traffic":
             return {"log": self.log, "peak": self.peak}
         else:
-            raise Refused(404, "no such control")
+            raise GameError("no such control", 404)
         return {"ok": True, "v": box.version}
 
     def show_step(self, step):
@@ -268,7 +269,7 @@ class Handler(BaseHTTPRequestHandler):
             if method == "GET" and url.path.startswith("/part/"):  # as web.part
                 game = url.path[6:-3] if url.path.endswith(".js") else ""
                 if game not in fake.parts:
-                    raise Refused(404, "no such part of the page on the box")
+                    raise GameError("no such part of the page on the box", 404)
                 self.reply(200, fake.parts[game], "text/javascript; charset=utf-8", "gzip")
                 return
             body = self.body() if method == "POST" else b""
@@ -278,7 +279,7 @@ class Handler(BaseHTTPRequestHandler):
                     self.reply(200, fake.control(url.path[6:], data))
                 else:
                     self.reply(*fake.answer(method, url.path, url.query, self.headers, body))
-        except Refused as e:
+        except GameError as e:
             self.reply(e.status, {"error": e.message})
 
     def do_GET(self):

@@ -11,7 +11,8 @@ from microdot.test_client import TestClient
 from page_fakebox import TOKEN_HEADER, FakeBoard, FakeRequest, as_bytes, run_route
 
 from tidebox import api
-from tidebox.box import Box, Refused
+from tidebox.box import Box
+from tidebox.games.base import GameError
 from tidebox.storage import Storage
 
 
@@ -87,7 +88,7 @@ def test_each_route_is_a_function_a_test_calls_by_name(box):
     assert joined["name"] == "Cy"
     request = FakeRequest(FakeServer(box), "", {TOKEN_HEADER: joined["token"]},
                           b'{"move": "allocate", "args": {"allocation": [7, 0, 0]}, "seq": "1"}')
-    with pytest.raises(Refused) as refused:
+    with pytest.raises(GameError) as refused:
         api.move(request)
     assert refused.value.status == 400 and "seq" in refused.value.message
     status, body = as_bytes(run_route(api.refused(request, refused.value)))

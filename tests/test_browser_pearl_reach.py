@@ -34,7 +34,7 @@ def fw_box(sim_tree, tmp_path):
     assert box.choose("pearl_reach") == "join"
     yield box
     box.stop()
-    stale = "Refused: the game moved on before this arrived"  # microdot prints the refusal it answers
+    stale = "NotNow: the game moved on before this arrived"  # microdot prints the refusal it answers
     assert [t for t in firmware_tracebacks(box) if stale not in t] == [], "the firmware logged errors"
 
 

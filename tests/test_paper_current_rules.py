@@ -94,7 +94,7 @@ def test_interface_names():
     assert len(pc.SHORT) <= 14
     assert (pc.MIN_PLAYERS, pc.MAX_PLAYERS, pc.MAX_NAME) == (2, 8, 12)
     assert pc.MOVES == ("launch", "back", "set_result", "confirm", "replay_round", "next_round")
-    for name in ("check_name", "new_game", "move", "to_act", "legal_moves", "public_view", "private_view",
+    for name in ("new_game", "move", "to_act", "legal_moves", "public_view", "private_view",
                  "is_over", "standings", "winners", "to_dict", "from_dict", "leave", "new_course"):
         assert callable(getattr(pc, name)), name
     assert pc.NotNow.status == 409 and pc.GameError("x").status == 400

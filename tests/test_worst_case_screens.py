@@ -6,16 +6,14 @@ tests/mp_scripts/render_worst_case.py walks each game in firmware/tidebox/games/
 making random legal moves, seeded. Every frame goes through a recorder on the framebuffer that fails
 a text not fitting the panel (16 characters of the 8x8 font a line), a text cut short (other than a
 long player name) and a text touching a line drawn on the frame. The golden PNGs hold the cases
-someone thought of; this holds the rest.
+someone thought of; this holds the rest. The walk is run once a session (tests/conftest.py, `walked`),
+for these tests and the game contract's (tests/test_game_contract.py).
 """
 
-import json
 import re
 from pathlib import Path
 
 import pytest
-
-from micropython_runner import MP_SCRIPTS
 
 GAMES_DIR = Path(__file__).parent.parent / "firmware" / "tidebox" / "games"
 
@@ -24,15 +22,6 @@ def registered_games():
     source = (GAMES_DIR / "__init__.py").read_text()
     block = source[source.index("GAMES = (") : source.index("\n)\n")]
     return re.findall(r'\("(\w+)", "', block)
-
-
-@pytest.fixture(scope="module")
-def walked(mp, tmp_path_factory):
-    state = tmp_path_factory.mktemp("worst_case")
-    proc = mp.run(MP_SCRIPTS / "render_worst_case.py", heap="4M", timeout=900,
-                  env={"TIDEBOX_STATE_DIR": str(state)})
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def test_every_registered_game_is_walked(walked):

@@ -20,8 +20,9 @@ import json
 from microdot import Response
 
 from tidebox import jsoncheck
-from tidebox.box import SHORT_OF_MEMORY, Refused
+from tidebox.box import SHORT_OF_MEMORY
 from tidebox.games import GAMES
+from tidebox.games.base import GameError
 
 PAGE_FILE = "www/index.html.gz"
 PART_FILE = "www/%s.js.gz"  # a game's part of the page (host_tools/pagebuild.py), at /part/<game>.js
@@ -64,23 +65,23 @@ def view_response(chunks, length):
 
 
 def read_json(request):
-    """The request body as a JSON object, or a Refused(400) that says what is wrong. The body is
+    """The request body as a JSON object, or a GameError (400) that says what is wrong. The body is
     checked as strict JSON first (jsoncheck.py): MicroPython's reader accepts trailing commas,
     leading zeros and a trailing NUL."""
     try:
         jsoncheck.check(request.body)
         data = json.loads(request.body.decode())
     except (ValueError, UnicodeError, AttributeError, TypeError):
-        raise Refused(400, "the request body must be JSON")
+        raise GameError("the request body must be JSON")
     if not isinstance(data, dict):
-        raise Refused(400, "the request body must be a JSON object")
+        raise GameError("the request body must be a JSON object")
     return data
 
 
 def need_seat(request):
     seat = request.app.seat_of(request)
     if seat is None:
-        raise Refused(401, "this phone has no seat: join, or use a rejoin code")
+        raise GameError("this phone has no seat: join, or use a rejoin code", 401)
     return seat
 
 
@@ -194,11 +195,11 @@ def move(request):
     args = data.get("args", {})
     seq = data.get("seq")
     if not isinstance(name, str):
-        raise Refused(400, "say which move: {\"move\": name, \"args\": {...}}")
+        raise GameError("say which move: {\"move\": name, \"args\": {...}}")
     if not isinstance(args, dict):
-        raise Refused(400, "a move's args must be an object")
+        raise GameError("a move's args must be an object")
     if seq is not None and type(seq) is not int:
-        raise Refused(400, "seq must be a whole number")
+        raise GameError("seq must be a whole number")
     return {"ok": True, "v": request.app.box.move(seat, name, args, seq)}
 
 
@@ -247,7 +248,7 @@ def make_app(box, board, server=None):
     server.answer_polls(idle_response, view_response)
     server.after_request(close_connection)
     server.after_error_request(close_after_error)
-    server.errorhandler(Refused)(refused)
+    server.errorhandler(GameError)(refused)
     for status, handler in ERRORS:
         server.errorhandler(status)(handler)
     server.get("/")(page)

@@ -8,7 +8,7 @@
 import json
 
 from tidebox import games, timer, viewjson
-from tidebox.games.base import GameError, check_name
+from tidebox.games.base import GameError, NotNow, check_name
 from tidebox.seats import Seats
 
 SAVE_FILE = "game.json"
@@ -25,15 +25,6 @@ SHORT_OF_MEMORY = "the box is short of memory: nothing changed, try again"
 NEW_GAME = "new_game"  # the move a phone sends for a new game at the same table (see _phone_new_game)
 
 
-class Refused(Exception):
-    """An action refused with an HTTP-like status and a message for a person."""
-
-    def __init__(self, status, message):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
 def default_options(rules):
     options = {}
     for key, _, choices in rules.OPTIONS:
@@ -48,7 +39,7 @@ def check_choice(rules, key, value):
             for choice, _ in choices:
                 if choice == value and type(choice) is type(value):
                     return
-            raise Refused(400, "unknown choice for " + key)
+            raise GameError("unknown choice for " + key)
 
 
 class Box:
@@ -85,7 +76,14 @@ class Box:
         self.short_of_memory = False
 
     def new_seats(self):
-        return Seats(self.board.urandom, MAX_SEATS, check_name)
+        return Seats(self.board.urandom, MAX_SEATS, self.check_name)
+
+    def check_name(self, name, taken):
+        """The name rule: the chosen game's at its MAX_NAME (games.load gives a game without one
+        base's); base's before a game is chosen."""
+        if self.rules:
+            return self.rules.check_name(name, taken, self.rules.MAX_NAME)
+        return check_name(name, taken)
 
     # ------------------------------------------------------------ bookkeeping
 
@@ -100,10 +98,10 @@ class Box:
                 self.restore()
                 self.version += 1
                 self._notify()
-                raise Refused(503, "the box could not save: try again")
+                raise GameError("the box could not save: try again", 503)
             except MemoryError:
                 self.put_back()
-                raise Refused(503, SHORT_OF_MEMORY)
+                raise GameError(SHORT_OF_MEMORY, 503)
         self._notify()
 
     def put_back(self):
@@ -244,13 +242,13 @@ class Box:
         loaded (at the game menu the box holds none: see to_game_menu); choosing the game the table
         played last keeps the options it chose."""
         if self.phase not in (CHOOSE, JOIN, SETUP):
-            raise Refused(409, "a game is being played: finish or discard it first")
+            raise NotNow("a game is being played: finish or discard it first")
         if game_id != self.game_id or self.rules is None:
             self.forget_rules()
             try:
                 rules = games.load(game_id)
             except ValueError:
-                raise Refused(400, "no such game on this box")
+                raise GameError("no such game on this box")
             options = default_options(rules)
             if game_id == self.game_id:
                 for key in options:
@@ -258,7 +256,7 @@ class Box:
                         options[key] = self.options[key]
             self.game_id, self.rules, self.options = game_id, rules, options
         if self.seats.count() > self.rules.MAX_PLAYERS:
-            raise Refused(409, "%s seats at most %d players" % (self.rules.SHORT, self.rules.MAX_PLAYERS))
+            raise NotNow("%s seats at most %d players" % (self.rules.SHORT, self.rules.MAX_PLAYERS))
         self.phase = JOIN
         self.changed()
 
@@ -271,7 +269,7 @@ class Box:
 
     def to_choose(self):
         if self.phase not in (JOIN, SETUP, OVER):
-            raise Refused(409, "a game is being played: finish or discard it first")
+            raise NotNow("a game is being played: finish or discard it first")
         self.phase = CHOOSE
         self.forget_rules()
         self.changed()
@@ -280,13 +278,10 @@ class Box:
 
     def join(self, name):
         if self.phase not in (CHOOSE, JOIN):
-            raise Refused(409, "the game has started: ask the reader for a rejoin code")
+            raise NotNow("the game has started: ask the reader for a rejoin code")
         if self.rules is not None and self.seats.count() >= self.rules.MAX_PLAYERS:
-            raise Refused(409, "the table is full")
-        try:
-            seat, token = self.seats.join(name)
-        except GameError as e:
-            raise Refused(e.status, e.message)
+            raise NotNow("the table is full")
+        seat, token = self.seats.join(name)
         self.changed()
         return {"token": token, "seat": seat, "name": self.seats.names[seat]}
 
@@ -294,14 +289,14 @@ class Box:
         try:
             seat, token = self.seats.use_code(code)
         except ValueError as e:
-            raise Refused(403, str(e))
+            raise GameError(str(e), 403)
         self.changed()
         return {"token": token, "seat": seat, "name": self.seats.names[seat]}
 
     def remove_player(self, seat):
         """Before the game: take a joined player off the list."""
         if self.phase not in (CHOOSE, JOIN, SETUP) or not 0 <= seat < len(self.seats.names):
-            raise Refused(409, "players can only be removed before the game")
+            raise NotNow("players can only be removed before the game")
         self.seats.remove_unstarted(seat)
         if self.rules:
             self.options = default_options(self.rules)  # a seat option may name the removed seat
@@ -313,16 +308,16 @@ class Box:
             self.save()
         except OSError:
             self.restore()
-            raise Refused(503, "the box could not save: try again")
+            raise GameError("the box could not save: try again", 503)
         return code
 
     # ------------------------------------------------------------ setup
 
     def to_setup(self):
         if self.rules is None:
-            raise Refused(409, "choose a game first")
+            raise NotNow("choose a game first")
         if self.seats.count() < self.rules.MIN_PLAYERS:
-            raise Refused(409, "at least %d players must join" % self.rules.MIN_PLAYERS)
+            raise NotNow("at least %d players must join" % self.rules.MIN_PLAYERS)
         self.phase = SETUP
         self.changed()
 
@@ -360,13 +355,13 @@ class Box:
                 self.options[key] = values[(at + 1) % len(values)]
             self.changed(save=False)
             return
-        raise Refused(400, "no such option")
+        raise GameError("no such option")
 
     def start_game(self):
         try:
             self.state = self.rules.new_game(list(self.seats.names), self.options, self.random_below)
         except GameError as e:
-            raise Refused(409, e.message)
+            raise NotNow(e.message)  # a table the game cannot seat: not now, whatever the rules said
         self.phase = PLAY
         self.seq = 0
         self.undo_text = None
@@ -390,22 +385,20 @@ class Box:
         """Apply one of the game's moves for a seat (None: the box itself, for the reader). `seq`, when
         given, is the number of moves the phone had seen: a move sent on a stale copy of the game (a
         retried request, or two phones at once) is refused, so a turn is never applied twice."""
-        if self.phase in (PLAY, OVER) and name == NEW_GAME and getattr(self.rules, "PHONE_OPTIONS", None):
+        if self.phase in (PLAY, OVER) and name == NEW_GAME and self.rules.PHONE_OPTIONS:
             return self._phone_new_game(seat, args, seq)
         if self.phase == OVER:
-            raise Refused(409, "the game is over")
+            raise NotNow("the game is over")
         if self.phase != PLAY or self.state is None:
-            raise Refused(409, "the game has not started yet")
+            raise NotNow("the game has not started yet")
         if seq is not None and seq != self.seq:
-            raise Refused(409, STALE)
-        undo = json.dumps(self.rules.to_dict(self.state)) if getattr(self.rules, "UNDO", False) else None
+            raise NotNow(STALE)
+        undo = json.dumps(self.rules.to_dict(self.state)) if self.rules.UNDO else None
         try:
             self.rules.move(self.state, seat, name, {} if args is None else args)
-        except GameError as e:
-            raise Refused(e.status, e.message)
         except MemoryError:  # the move may have changed the game half-way
             self.put_back()
-            raise Refused(503, SHORT_OF_MEMORY)
+            raise GameError(SHORT_OF_MEMORY, 503)
         self.seq += 1
         self.undo_text = undo
         if self.rules.is_over(self.state):
@@ -419,15 +412,15 @@ class Box:
         phone may change for it, e.g. the rivals' speed; the others stay as the table set them).
         Played at once, like the box's own rematch; `shown` says who started it."""
         if seat is None:
-            raise Refused(409, "the reader starts a new game from the box's menu")
+            raise NotNow("the reader starts a new game from the box's menu")
         if seq is not None and seq != self.seq:  # two phones at once: the second sees the new game
-            raise Refused(409, STALE)
+            raise NotNow(STALE)
         if False in self.seats.present:
-            raise Refused(409, "someone has left the table: the reader starts the next game on the box")
+            raise NotNow("someone has left the table: the reader starts the next game on the box")
         options = dict(self.options)
         for key in args:
             if key not in self.rules.PHONE_OPTIONS:
-                raise Refused(400, "a new game from a phone cannot change " + str(key))
+                raise GameError("a new game from a phone cannot change " + str(key))
             options[key] = args[key]
             check_choice(self.rules, key, args[key])  # refused before the game over is let go
         self.state = None  # the game over is on flash: its room goes to the new one
@@ -435,10 +428,10 @@ class Box:
             state = self.rules.new_game(list(self.seats.names), options, self.random_below)
         except GameError as e:
             self.restore()
-            raise Refused(400, e.message)
+            raise GameError(e.message)  # the phone's choices the rules refuse: 400, whatever they said
         except MemoryError:
             self.put_back()
-            raise Refused(503, SHORT_OF_MEMORY)
+            raise GameError(SHORT_OF_MEMORY, 503)
         self.options = options
         self.state = state  # (restart() checks a game is under way)
         self.restart(state)
@@ -451,7 +444,7 @@ class Box:
     def undo(self):
         """The reader takes back the last move (until the next one is made)."""
         if not self.can_undo():
-            raise Refused(409, "there is nothing to undo")
+            raise NotNow("there is nothing to undo")
         self.state = self.rules.from_dict(json.loads(self.undo_text))
         self.undo_text = None
         self.phase = OVER if self.rules.is_over(self.state) else PLAY
@@ -478,10 +471,7 @@ class Box:
 
     def drop(self, seat):
         """The reader drops a player who has left: past scores stay, they stop counting."""
-        try:
-            self.rules.leave(self.state, seat)
-        except GameError as e:
-            raise Refused(e.status, e.message)
+        self.rules.leave(self.state, seat)
         self.seats.drop(seat)
         self.changed()
 
@@ -491,7 +481,7 @@ class Box:
         and what the screen showed are cleared, and it is saved like any change (a failed save puts
         the box back to what flash holds and is refused)."""
         if self.phase not in (PLAY, OVER) or self.state is None:
-            raise Refused(409, "no game is being played")
+            raise NotNow("no game is being played")
         self.state = state
         self.phase = PLAY
         self.seq += 1

@@ -184,7 +184,7 @@ class NameEntry(Screen):
                 self.text += NAME_CHARS[self.char]
         elif button == "C":
             if kind != LONG:
-                self.box.join(self.text)  # a Refused keeps the screen and shows why
+                self.box.join(self.text)  # a refusal keeps the screen and shows why
             self.panel.home()
 
 

@@ -13,7 +13,7 @@ import time
 from micropython import const
 
 from tidebox import draw, forget, games, screens
-from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, Refused
+from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, GameError
 
 NEXT_FILE = "next.json"  # the step the box takes after it restarts itself (tidebox/restart.py)
 SPLASH_MS = const(1500)
@@ -141,12 +141,11 @@ class Panel:
             if self.flow_id is not None:
                 self.flow = games.load(self.flow_id, "flow")
                 # A game that acts by itself (computer rivals) offers tick(panel, now) -> changed,
-                # called while it is played.
-                self.flow_tick = getattr(self.flow, "tick", None)
+                # called while it is played (games.load fills in None for one that does not).
+                self.flow_tick = self.flow.tick
                 # A game whose screens share state offers kept() -> a dict of it, which the panel
                 # holds (panel.kept) until the game's screens are let go.
-                kept = getattr(self.flow, "kept", None)
-                self.kept = kept() if kept else None
+                self.kept = self.flow.kept() if self.flow.kept else None
 
     def forget_flow(self):
         """Unload the game's screens (its rules stay with the box) until the game starts."""
@@ -241,7 +240,7 @@ class Panel:
         pressing[3] = self.box.seq
         try:
             self.top().press(button, kind)
-        except Refused as e:
+        except GameError as e:
             self.message = e.message
         self.dirty = True
 

@@ -42,7 +42,7 @@ class Seats:
     def __init__(self, urandom, max_players, check_name):
         self.urandom = urandom
         self.max_players = max_players
-        self.check_name = check_name  # check_name(name, taken): the name rule (box.py gives base.check_name)
+        self.check_name = check_name  # check_name(name, taken): the name rule (box.py gives the game's)
         self.names = []
         self.tokens = []  # as bytes (hex digits), compared in place with what a phone sends
         self.present = []  # False once the reader has dropped the seat

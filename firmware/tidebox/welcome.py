@@ -3,7 +3,7 @@
 # straight into the game: the lobby's code is never loaded then, and the heap that phones
 # reconnecting at once need is not held by it. The panel unloads this module once it leaves them.
 from tidebox import VERSION, draw, games
-from tidebox.box import CHOOSE, JOIN, SETUP, Refused
+from tidebox.box import CHOOSE, JOIN, SETUP, GameError
 from tidebox.screens import Screen
 
 RESTARTED = "Memory tidied up"  # the message line once the box restarted itself for memory
@@ -49,7 +49,7 @@ def carry_on(panel, step):
         press = step.get("press")
         if press and panel.screen == press[2] and box.seq == press[3]:
             panel.top().press(press[0], press[1])  # what was pressed when the memory ran out, again
-    except Refused as e:
+    except GameError as e:
         panel.home()
         panel.message = e.message
         return

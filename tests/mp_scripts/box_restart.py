@@ -5,7 +5,8 @@ import json
 import os
 
 import board as board_module
-from tidebox.box import Box, Refused
+from tidebox.box import Box
+from tidebox.games.base import GameError
 from tidebox.games.seeded import Seeded
 from tidebox.storage import Storage
 
@@ -24,7 +25,7 @@ class FlakyStorage(Storage):
 def refusal(action):
     try:
         action()
-    except Refused as e:
+    except GameError as e:
         return e.status
     return None
 

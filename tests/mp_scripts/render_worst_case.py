@@ -25,7 +25,8 @@ import os
 import board as board_module
 import framebuf
 from tidebox import draw, games
-from tidebox.box import PLAY, SETUP, Box, Refused
+from tidebox.box import PLAY, SETUP, Box
+from tidebox.games.base import GameError
 from tidebox.games.seeded import Seeded
 from tidebox.panel import Panel
 from tidebox.storage import Storage
@@ -257,7 +258,7 @@ def walk(game_id, seed, report, seen, counts):
                 if name not in box.seats.names:
                     try:
                         box.join(name)
-                    except Refused:
+                    except GameError:
                         break
             if box.phase == "choose":
                 box.choose_game(game_id)
@@ -297,14 +298,9 @@ def walk(game_id, seed, report, seen, counts):
             moves = rules.legal_moves(box.state, seat)
             if moves:
                 m = moves[rng.below(len(moves))]
-                args = dict(m["args"])
-                if m["move"] == "allocate" and not args:  # a hidden allocation: seven counters
-                    a = rng.below(8)
-                    b = rng.below(8 - a)
-                    args = {"allocation": [a, b, 7 - a - b], "ready": True}
                 try:
-                    box.move(seat, m["move"], args)
-                except Refused:
+                    box.move(seat, m["move"], m["args"])
+                except GameError:
                     pass
                 look("a phone's " + m["move"])
                 continue

@@ -1,6 +1,6 @@
 # The games the box hosts: one package per game beside this file, each holding
 #   rules.py    pure rules: data and functions, no I/O, no clock, no hardware, no global random
-#               (the names every game offers are listed in the README, "Adding a game")
+#               (the names it must offer: README "Adding a game"; those it may: OPTIONAL below)
 #   flow.py     the game's screens on the box as screen objects (what A, B and C do)
 #   drawing.py  drawing those screens on the OLED (functions; flow.py holds the screen classes)
 #   page.js     its part of the phones' page
@@ -12,6 +12,7 @@
 import sys
 
 from tidebox import forget
+from tidebox.games import base
 
 GAMES = (
     ("token_tide", "Token Tide"),
@@ -28,12 +29,29 @@ def title(game_id):
     raise ValueError("unknown game")
 
 
+# What a game's rules (and flow) may leave out, and what `load` fills in for it, so that the box
+# reads each name directly and never asks whether a game has it (what a game must offer: README
+# "Adding a game"; tests/test_game_contract.py checks that every game in GAMES offers it):
+#   MAX_NAME       a name's most characters
+#   check_name     check_name(name, taken, max_name): the name rule, which the box calls with MAX_NAME
+#   UNDO           whether the reader may take back the last move
+#   PHONE_OPTIONS  what a phone may choose for a new game at the same table once one is over (none:
+#                  a phone may not start one)
+#   tick           the flow's tick(reader, now) -> changed, for a game that acts by itself (rivals)
+OPTIONAL = (("tick", None), ("kept", None), ("MAX_NAME", 12), ("check_name", base.check_name),
+            ("UNDO", False), ("PHONE_OPTIONS", ()))  # the flow's two, then the rules'
+
+
 def load(game_id, part="rules"):
-    """The game's `rules` (or `flow`) module, imported on first use."""
+    """The game's `rules` (or `flow`) module, imported on first use, its optional names filled in."""
     title(game_id)  # only registered games
     name = "tidebox.games.%s.%s" % (game_id, part)
     __import__(name)
-    return sys.modules[name]
+    module = sys.modules[name]
+    for key, default in OPTIONAL[2:] if part == "rules" else OPTIONAL[:2]:
+        if not hasattr(module, key):
+            setattr(module, key, default)
+    return module
 
 
 def unload(game_id, keep_rules=False):

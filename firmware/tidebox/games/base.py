@@ -1,12 +1,16 @@
-# What every game's rules share: the refusal every move raises, names, shuffling and ranking.
+# The game contract's shared part: the one refusal (a game's and the box's), the checks every game's
+# rules make while a game is played (seats), names, shuffling and ranking; those made only when a game
+# is set up or read back from its save are checks.py's, loaded for the call. What a game may leave out
+# is games.OPTIONAL (tidebox/games/__init__.py), which `load` fills in.
 #
 # Pure like the rules themselves (no I/O, no clock, no hardware): runs under CPython and MicroPython.
 
 
 class GameError(Exception):
-    """A move or setup the rules refuse; the message is meant for a person. `status` says why, as
-    the web API answers it: 400 the request itself is malformed or illegal, 409 not now (someone
-    else's turn, the wrong phase, a stale copy of the game)."""
+    """A move, setup or action refused (by a game's rules or by the box); the message is meant for a
+    person. `status` says why, as the web API answers it: 400 the request itself is malformed or
+    illegal, 409 not now (someone else's turn, the wrong phase, a stale copy of the game); the box's
+    own refusals also 401, 403 and 503."""
 
     status = 400
 
@@ -45,6 +49,28 @@ def check_name(name, taken=(), max_name=12):
         if folded(other) == key:
             raise GameError("that name is taken at this table", 409)
     return name
+
+
+def check_seat(state, seat, seated=True):
+    """Refuses a seat that is not one of the game's (400); with `seated`, one whose player has left
+    (state["seated"], 409)."""
+    if type(seat) is not int or not 0 <= seat < len(state["names"]):
+        raise GameError("unknown player")
+    if seated and not state["seated"][seat]:
+        raise NotNow("that player has left the game")
+
+
+def next_seated(state, seat):
+    """The next seat clockwise after `seat` whose player is still seated (`seat` itself if none)."""
+    count = len(state["names"])
+    for step in range(1, count + 1):
+        candidate = (seat + step) % count
+        if state["seated"][candidate]:
+            return candidate
+    return seat
+
+
+# ---------------------------------------------------------------- names compared ignoring case
 
 
 def _lower(cp):

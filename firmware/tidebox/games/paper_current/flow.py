@@ -1,9 +1,8 @@
 # Paper Current on the box: the course card (name, launch zone picture, bonus), one press per launch,
 # score entry for the eight boats, the round's score and the end of the course, as screen objects on
 # the panel's stack (see tidebox/panel.py). Phones may enter results too (page.js).
-from tidebox.box import OVER, Refused
+from tidebox.box import OVER
 from tidebox.buttons import LONG
-from tidebox.games.base import GameError
 from tidebox.games.paper_current import rules as game
 from tidebox.games.paper_current import drawing as draws
 from tidebox.screens import GameScreen
@@ -147,9 +146,6 @@ def final(panel):
 def new_course(panel):
     """A fresh course at the same table, saved like any change (Box.restart)."""
     box = panel.box
-    try:
-        course = game.new_course(box.state, box.random_below)
-    except GameError as e:
-        raise Refused(e.status, e.message)
+    course = game.new_course(box.state, box.random_below)  # a refusal keeps its status
     box.restart(course)
     panel.home()

@@ -8,8 +8,9 @@
 # and MicroPython (the box). A game is a JSON-able dict; every move validates first and only then
 # changes the dict, so a refused move leaves the state exactly as it was.
 
-from tidebox.games.base import GameError, NotNow, ranked, shuffled
-from tidebox.games.base import check_name as _check_name
+from tidebox.games import base as _base  # the checks every game's rules make
+from tidebox.games.base import GameError, NotNow
+from tidebox.games.base import ranked, shuffled
 
 GAME_ID = "paper_current"
 TITLE = "Paper Current"
@@ -32,18 +33,12 @@ ZONES = ("left", "centre", "right")
 
 # The 12 course cards in the rule sheet's printed order: (card_id, launch zone, name).
 COURSE_CARDS = (
-    ("P01", "centre", "Two Safe Arrivals"),
-    ("P02", "left", "One at the Heart"),
-    ("P03", "right", "Four in Harbour"),
-    ("P04", "centre", "Gentle Edges"),
-    ("P05", "left", "Paired Centre"),
-    ("P06", "right", "Mixed Moorings"),
-    ("P07", "centre", "Early Boat"),
-    ("P08", "left", "Late Arrival"),
-    ("P09", "right", "Neighbours Home"),
-    ("P10", "centre", "Balanced Visit"),
-    ("P11", "left", "Five Afloat"),
-    ("P12", "right", "Last Pair"),
+    ("P01", "centre", "Two Safe Arrivals"), ("P02", "left", "One at the Heart"),
+    ("P03", "right", "Four in Harbour"), ("P04", "centre", "Gentle Edges"),
+    ("P05", "left", "Paired Centre"), ("P06", "right", "Mixed Moorings"),
+    ("P07", "centre", "Early Boat"), ("P08", "left", "Late Arrival"),
+    ("P09", "right", "Neighbours Home"), ("P10", "centre", "Balanced Visit"),
+    ("P11", "left", "Five Afloat"), ("P12", "right", "Last Pair"),
 )
 
 # Each card's bonus in the rule sheet's words, in the same order.
@@ -190,9 +185,6 @@ def card_info(card_id):
 # ---------------------------------------------------------------- setup
 
 
-def check_name(name, taken=()):
-    return _check_name(name, taken, MAX_NAME)
-
 
 def _draw_course(below):
     if below is None:
@@ -216,15 +208,9 @@ def new_game(names, options=None, below=None):
         options = {}
     if not isinstance(options, dict):
         raise GameError("options must be an object")
-    if not isinstance(names, (list, tuple)):
-        raise GameError("players must be a list of names")
-    if len(names) < MIN_PLAYERS:
-        raise GameError("Paper Current needs at least 2 players")
-    if len(names) > MAX_PLAYERS:
-        raise GameError("Paper Current seats at most 8 players")
-    clean = []
-    for n in names:
-        clean.append(check_name(n, clean))
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    clean = checks.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
     first = options.get("first", 0)
     if type(first) is not int or not 0 <= first < len(clean):
         raise GameError("the starting player must be one of the seats")
@@ -268,7 +254,7 @@ def new_course(state, below, first=None):
     if state["phase"] != PHASE_OVER:
         raise NotNow("finish this course first")
     if first is None:
-        first = _next_seated(state, state["launchers"][BOATS - 1])
+        first = _base.next_seated(state, state["launchers"][BOATS - 1])
     elif type(first) is not int or not 0 <= first < len(state["names"]) or not state["seated"][first]:
         raise GameError("the starting player must be one of the seated players")
     course = _draw_course(below)
@@ -279,23 +265,14 @@ def new_course(state, below, first=None):
 # ---------------------------------------------------------------- launches
 
 
-def _next_seated(state, seat):
-    count = len(state["names"])
-    for step in range(1, count + 1):
-        candidate = (seat + step) % count
-        if state["seated"][candidate]:
-            return candidate
-    return seat
-
-
 def _schedule(state, start, count):
     """`count` launches in seating order over the seated players, starting with `start` (or the
     next seated player after it, if it has left)."""
     if not state["seated"][start]:
-        start = _next_seated(state, start)
+        start = _base.next_seated(state, start)
     out = [start]
     while len(out) < count:
-        out.append(_next_seated(state, out[-1]))
+        out.append(_base.next_seated(state, out[-1]))
     return out
 
 
@@ -306,15 +283,6 @@ def current_card(state):
 def boats_of(state, seat):
     """The boat numbers `seat` launches this round."""
     return [i + 1 for i in range(BOATS) if state["launchers"][i] == seat]
-
-
-def _check_seat(state, seat):
-    if seat is None:
-        return
-    if type(seat) is not int or not 0 <= seat < len(state["names"]):
-        raise GameError("unknown player")
-    if not state["seated"][seat]:
-        raise NotNow("that player has left the game")
 
 
 def _check_args(args):
@@ -410,7 +378,7 @@ def _next_round(state):
             raise NotNow("the course is over")
         raise NotNow("confirm this round's score first")
     # "Continue the seating rotation across rounds rather than restarting it."
-    start = _next_seated(state, state["launchers"][BOATS - 1])
+    start = _base.next_seated(state, state["launchers"][BOATS - 1])
     state["round"] += 1
     state["launch"] = 0
     state["launchers"] = _schedule(state, start, BOATS)
@@ -425,7 +393,8 @@ def move(state, seat, name, args):
     nothing is hidden). Refusals raise GameError (400) or NotNow (409) and change nothing."""
     if name not in MOVES:
         raise GameError("Paper Current has no move called that")
-    _check_seat(state, seat)
+    if seat is not None:
+        _base.check_seat(state, seat)
     args = _check_args(args)
     if name == "set_result":
         _set_result(state, args)
@@ -447,8 +416,7 @@ def move(state, seat, name, args):
 
 def leave(state, seat):
     """A player leaves: the launches still to come this round, and every later round, skip them."""
-    if type(seat) is not int or not 0 <= seat < len(state["names"]):
-        raise GameError("unknown player")
+    _base.check_seat(state, seat, False)
     if not state["seated"][seat]:
         raise NotNow("that player has already left")
     if state["phase"] == PHASE_OVER:
@@ -461,7 +429,7 @@ def leave(state, seat):
         if done == 0:
             state["launchers"] = _schedule(state, state["launchers"][0], BOATS)
         else:
-            rest = _schedule(state, _next_seated(state, state["launchers"][done - 1]), BOATS - done)
+            rest = _schedule(state, _base.next_seated(state, state["launchers"][done - 1]), BOATS - done)
             state["launchers"] = state["launchers"][:done] + rest
     return state
 
@@ -620,18 +588,13 @@ def _damaged(what):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is not one."""
-    if not isinstance(data, dict) or data.get("game") != GAME_ID:
-        raise GameError("not a Paper Current game")
-    for k in _KEYS:
-        if k not in data:
-            raise GameError("saved game is missing " + k)
-    names = data["names"]
-    if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        _damaged("player list")
-    for n in names:
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    count = checks.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS,
+                       "saved game has a damaged player list")
+    for n in data["names"]:
         if type(n) is not str:
             _damaged("player list")
-    count = len(names)
     seated = data["seated"]
     if not isinstance(seated, list) or len(seated) != count:
         _damaged("seat list")

@@ -3,7 +3,7 @@
 # people play on their phones (page.js); the box is the referee, the clock and the rivals.
 import time
 
-from tidebox.box import PLAY, Refused
+from tidebox.box import PLAY, GameError
 from tidebox.games.pearl_reach import rivals
 from tidebox.games.pearl_reach import rules as game
 from tidebox.games.pearl_reach import drawing as draws
@@ -99,7 +99,7 @@ def _rival_moves(panel, box, state):
         if shift is not None:
             box.move(seat, "shift", shift)
         box.move(seat, "place", place)
-    except Refused as e:  # e.g. the save failed: the box went back to what flash holds; try again
+    except GameError as e:  # e.g. the save failed: the box went back to what flash holds; try again
         panel.message = e.message
 
 

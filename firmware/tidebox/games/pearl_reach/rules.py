@@ -10,14 +10,14 @@
 # the cell in the same row of the bay to the left and to the right. "The marker nearest the water"
 # in a bay is the one in its lowest occupied row (one cell holds one marker, so it is never a tie).
 
-from tidebox.games.base import GameError, NotNow, folded, ranked
-from tidebox.games.base import check_name as _check_name
-from tidebox.games.base import shuffled
+from tidebox.games import base as _base  # the checks every game's rules make
+from tidebox.games.base import GameError, NotNow, folded
+from tidebox.games.base import ranked, shuffled
 
 # What importing the package gives (the names every game offers, README "Adding a game"): a short
 # list keeps the package's own namespace small on the box.
 __all__ = (
-    "GAME_ID", "TITLE", "SHORT", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_NAME", "check_name", "GameError",
+    "GAME_ID", "TITLE", "SHORT", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_NAME", "GameError",
     "NotNow", "OPTIONS", "new_game", "MOVES", "move", "to_act", "legal_moves", "public_view",
     "private_view", "is_over", "standings", "winners", "leave", "to_dict", "from_dict",
 )
@@ -230,9 +230,6 @@ _TAKEN = "that cell is taken"
 # ---------------------------------------------------------------- setting out
 
 
-def check_name(name, taken=()):
-    return _check_name(name, taken, MAX_NAME)
-
 
 def _option(options, key):
     for k, _label, choices in OPTIONS:
@@ -262,11 +259,9 @@ def new_game(names, options, below):
     for key in options:
         if key not in [o[0] for o in OPTIONS]:
             raise GameError("unknown option " + str(key))
-    if not 1 <= len(names) <= MAX_PEOPLE:
-        raise GameError("Pearl Reach needs 1 to 4 people")
-    clean = []
-    for n in names:
-        clean.append(check_name(n, clean))
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    clean = checks.check_players(names, TITLE, 1, MAX_PEOPLE, MAX_NAME, "Pearl Reach needs 1 to 4 people")
     rivals = _option(options, "rivals")
     strength = _option(options, "strength")
     speed = _option(options, "speed")
@@ -424,8 +419,7 @@ def move(state, seat, name, args):
         raise NotNow("the game is over")
     if seat is None:
         raise NotNow("the box makes no moves in Pearl Reach")
-    if type(seat) is not int or not 0 <= seat < len(state["names"]):
-        raise GameError("unknown player")
+    _base.check_seat(state, seat, False)
     if seat != current(state):
         raise NotNow("it is %s's turn" % state["names"][current(state)])
     if name == "shift":
@@ -503,8 +497,7 @@ def legal_moves(state, seat):
 
 def leave(state, seat):
     """A person dropped by the reader: a sharp rival takes over their seat, markers and shells."""
-    if type(seat) is not int or not 0 <= seat < len(state["names"]):
-        raise GameError("unknown player")
+    _base.check_seat(state, seat, False)
     if state["phase"] != PHASE_PLAY:
         raise NotNow("the game is over")
     if state["rivals"][seat] is not None:
@@ -684,16 +677,11 @@ def _entry_ok(entry, n):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is damaged."""
-    if not isinstance(data, dict) or data.get("game") != GAME_ID:
-        raise GameError("not a Pearl Reach game")
-    for k in _KEYS:
-        if k not in data:
-            raise GameError("saved game is missing " + k)
-    names = data["names"]
-    if not isinstance(names, list) or not MIN_GATHERERS <= len(names) <= MAX_PLAYERS:
-        raise _damaged("names")
-    n = len(names)
-    bad = [1 for name in names if not isinstance(name, str)]
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    n = checks.check_save(data, GAME_ID, SHORT, _KEYS, MIN_GATHERERS, MAX_PLAYERS,
+                          "saved game: damaged names")
+    bad = [1 for name in data["names"] if not isinstance(name, str)]
     if not isinstance(data["rivals"], list) or len(data["rivals"]) != n:
         bad.append(1)
     else:

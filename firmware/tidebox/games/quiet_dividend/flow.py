@@ -2,8 +2,7 @@
 # final standings and the rematch, and the reader's items (a turn entered on the box, undo) as screen
 # objects on the panel's stack (see tidebox/panel.py). Nothing is secret in this game, so a turn
 # entered on the box needs no hand-off.
-from tidebox.box import PLAY, Refused
-from tidebox.games.base import GameError
+from tidebox.box import PLAY
 from tidebox.games.quiet_dividend import rules as game
 from tidebox.games.quiet_dividend import drawing as draws
 from tidebox.screens import GameScreen, ListMenu, Screen, in_game_menu, turn_page
@@ -221,10 +220,7 @@ def rematch(panel):
     """The same table again: the rules reverse the seating order and pick a different first player;
     Box.restart plays it at once (a failed save puts back the finished game and is refused)."""
     box = panel.box
-    try:
-        state = game.rematch(box.state, box.random_below)
-    except GameError as e:
-        raise Refused(409, e.message)
+    state = game.rematch(box.state, box.random_below)  # refused (409) before the game is over
     box.restart(state)
     panel.kept["seen"] = 0
     panel.home()

@@ -11,8 +11,10 @@
 # Nothing is hidden in this game: values, every player's shares, the payouts and the turn log are
 # public.
 
-from tidebox.games.base import GameError, NotNow, folded, ranked
+from tidebox.games import base as _base  # the checks every game's rules make
+from tidebox.games.base import GameError, NotNow, folded
 from tidebox.games.base import check_name as _check_name
+from tidebox.games.base import ranked
 
 GAME_ID = "quiet_dividend"
 TITLE = "The Quiet Dividend"
@@ -58,12 +60,6 @@ PASS = 3
 LEFT = 4
 
 
-
-def check_name(name, taken=()):
-    """A player's name: 1-12 printable characters, unique at the table (case-insensitive)."""
-    return _check_name(name, taken, MAX_NAME)
-
-
 # ---------------------------------------------------------------- setups
 
 
@@ -92,15 +88,9 @@ def new_game(names, options=None, below=None):
     options: {"setup": "steady" | "early_opening" | "seasonal", "first": seat or None (random)}.
     `below(n)` is the injected random source (only a random first player uses it).
     """
-    if not isinstance(names, (list, tuple)):
-        raise GameError("players must be a list of names")
-    if len(names) < MIN_PLAYERS:
-        raise GameError("The Quiet Dividend needs at least 2 players")
-    if len(names) > MAX_PLAYERS:
-        raise GameError("The Quiet Dividend seats at most 8 players")
-    clean = []
-    for n in names:
-        clean.append(check_name(n, clean))
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    clean = checks.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -331,11 +321,6 @@ def legal_moves(state, seat):
     return moves
 
 
-def _check_seat(state, seat):
-    if not _is_int(seat) or not 0 <= seat < len(state["names"]):
-        raise GameError("unknown player")
-
-
 def move(state, seat, name, args):
     """Applies one move and returns the state. `seat` is the acting seat (int); None for the box's
     own move (rename). Refused moves raise GameError (400) or NotNow (409) and change nothing."""
@@ -348,7 +333,7 @@ def move(state, seat, name, args):
     clubs = _parse(name, args)
     if seat is None:
         raise GameError("a turn is taken by the player whose turn it is: say which seat")
-    _check_seat(state, seat)
+    _base.check_seat(state, seat, False)
     if is_over(state):
         raise NotNow("the game is over")
     turn = current(state)
@@ -429,7 +414,7 @@ def leave(state, seat):
     away would also change, mid-game, what every other player's promotions are worth to whom. Their
     points already earned are public and never spent.
     """
-    _check_seat(state, seat)
+    _base.check_seat(state, seat, False)
     if is_over(state):
         raise NotNow("the game is over")
     if not state["seated"][seat]:
@@ -591,16 +576,10 @@ def _log_entry_ok(entry, count):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state (a copy); GameError if damaged."""
-    if not isinstance(data, dict) or data.get("game") != GAME_ID:
-        raise GameError("not a Quiet Dividend game")
-    for k in _KEYS:
-        if k not in data:
-            raise GameError("saved game is missing " + k)
-    names = data["names"]
-    if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise GameError("saved game has a wrong number of players")
-    count = len(names)
-    for n in names:
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    count = checks.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS)
+    for n in data["names"]:
         if not isinstance(n, str) or not n:
             raise _damaged("name")
     seated = data["seated"]

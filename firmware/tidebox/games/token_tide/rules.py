@@ -4,7 +4,9 @@
 # and MicroPython (the box). A game is a JSON-able dict; every action validates first and only then
 # changes the dict, so a refused action leaves the state exactly as it was.
 
-from tidebox.games.base import GameError, NotNow, check_name as _check_name, ranked, shuffled  # noqa: F401
+from tidebox.games import base as _base  # the checks every game's rules make
+from tidebox.games.base import GameError, NotNow
+from tidebox.games.base import ranked, shuffled
 
 GAME_ID = "token_tide"
 TITLE = "Token Tide"
@@ -154,11 +156,6 @@ def build_deck(mode, below):
 # ---------------------------------------------------------------- the game
 
 
-def check_name(name, taken=()):
-    """A player's name: 1-12 printable characters, unique at the table (case-insensitive)."""
-    return _check_name(name, taken, MAX_NAME)
-
-
 def new_game(names, options=None, below=None, deck=DECK_SHUFFLED, first_reader=0, practice=False):
     """A new game for 2-8 named players in clockwise seat order.
 
@@ -170,15 +167,9 @@ def new_game(names, options=None, below=None, deck=DECK_SHUFFLED, first_reader=0
         deck = options.get("deck", deck)
         first_reader = options.get("reader", first_reader)
         practice = options.get("practice", practice)
-    if not isinstance(names, (list, tuple)):
-        raise GameError("players must be a list of names")
-    if len(names) < MIN_PLAYERS:
-        raise GameError("Token Tide needs at least 2 players")
-    if len(names) > MAX_PLAYERS:
-        raise GameError("Token Tide seats at most 8 players")
-    clean = []
-    for n in names:
-        clean.append(check_name(n, clean))
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    clean = checks.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
     if type(first_reader) is not int or not 0 <= first_reader < len(clean):
         raise GameError("the first reader must be one of the seats")
     if deck == DECK_SHUFFLED and below is None:
@@ -215,16 +206,9 @@ def current_card(state):
     return TIDE_CARDS[state["deck"][state["round"]]]
 
 
-def _check_seat(state, seat):
-    if type(seat) is not int or not 0 <= seat < len(state["names"]):
-        raise GameError("unknown player")
-    if not state["seated"][seat]:
-        raise NotNow("that player has left the game")
-
-
 def set_allocation(state, seat, allocation, lock=True):
     """Set (and by default lock) a player's hidden allocation; allowed until the reveal."""
-    _check_seat(state, seat)
+    _base.check_seat(state, seat)
     if state["phase"] != PHASE_ALLOCATE:
         raise NotNow("allocations are closed: the round has been revealed")
     if not isinstance(allocation, (list, tuple)) or len(allocation) != 3:
@@ -243,7 +227,7 @@ def set_allocation(state, seat, allocation, lock=True):
 
 def unlock(state, seat):
     """Take back 'ready' while allocations are still hidden."""
-    _check_seat(state, seat)
+    _base.check_seat(state, seat)
     if state["phase"] != PHASE_ALLOCATE:
         raise NotNow("allocations are closed: the round has been revealed")
     state["locked"][seat] = False
@@ -284,15 +268,6 @@ def reveal(state):
     return state
 
 
-def _next_seated(state, seat):
-    count = len(state["names"])
-    for step in range(1, count + 1):
-        candidate = (seat + step) % count
-        if state["seated"][candidate]:
-            return candidate
-    return seat
-
-
 def next_round(state):
     """Discard the used card, pass the reader job clockwise, reset every supply to seven."""
     if state["phase"] != PHASE_REVEALED:
@@ -307,14 +282,14 @@ def next_round(state):
         return state
     # After the practice round the first reader keeps the job (it was nobody's turn).
     if not practice or not state["seated"][state["reader"]]:
-        state["reader"] = _next_seated(state, state["reader"])
+        state["reader"] = _base.next_seated(state, state["reader"])
     state["phase"] = PHASE_ALLOCATE
     return state
 
 
 def leave(state, seat):
     """A player leaves: past scores stay; they no longer count for readiness or reveals."""
-    _check_seat(state, seat)
+    _base.check_seat(state, seat)
     if state["phase"] == PHASE_OVER:
         raise NotNow("the game is over")
     if sum(1 for s in state["seated"] if s) <= MIN_PLAYERS:
@@ -323,7 +298,7 @@ def leave(state, seat):
     state["hidden"][seat] = None
     state["locked"][seat] = False
     if state["reader"] == seat:
-        state["reader"] = _next_seated(state, seat)
+        state["reader"] = _base.next_seated(state, seat)
     return state
 
 
@@ -360,14 +335,9 @@ def to_dict(state):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is not one."""
-    if not isinstance(data, dict) or data.get("game") != GAME_ID:
-        raise GameError("not a Token Tide game")
-    for k in _KEYS:
-        if k not in data:
-            raise GameError("saved game is missing " + k)
-    count = len(data["names"])
-    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise GameError("saved game has a wrong number of players")
+    from tidebox.games import checks  # let go after the call (checks.py)
+
+    count = checks.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS)
     for k in ("seated", "hidden", "locked", "totals"):
         if not isinstance(data[k], list) or len(data[k]) != count:
             raise GameError("saved game has a damaged " + k)
@@ -487,6 +457,8 @@ def to_act(state):
 
 
 def legal_moves(state, seat):
+    """The moves `seat` (None: the box) may make now, each with its exact args: a phone's every
+    allocation of the seven counters (its form picks one), and its "unready" once locked."""
     if state["phase"] == PHASE_OVER:
         return []
     if seat is None:
@@ -495,7 +467,11 @@ def legal_moves(state, seat):
         return [] if waiting_for(state) else [{"move": "reveal", "args": {}, "label": "Reveal"}]
     if state["phase"] != PHASE_ALLOCATE or not 0 <= seat < len(state["names"]) or not state["seated"][seat]:
         return []
-    moves = [{"move": "allocate", "args": {}, "label": "Lock in"}]
+    moves = []
+    for b in range(COUNTERS + 1):
+        for g in range(COUNTERS + 1 - b):
+            allocation = [b, g, COUNTERS - b - g]
+            moves.append({"move": "allocate", "args": {"allocation": allocation}, "label": "Lock in"})
     if state["locked"][seat]:
         moves.append({"move": "unready", "args": {}, "label": "Change"})
     return moves
