@@ -47,6 +47,30 @@
     text = text == null ? '' : String(text);
     if (e.textContent !== text) e.textContent = text;
   }
+  // A record table in a game's part: a head row, then rows whose first cell heads its row; in a box
+  // that scrolls sideways on a narrow phone.
+  function sheet(head, rows) {
+    var t = el('table', 'sheet qd'), tr = el('tr'), thead = el('thead'), body = el('tbody');
+    head.forEach(function (h) { tr.appendChild(el('th', null, h)); });
+    thead.appendChild(tr);
+    rows.forEach(function (row) {
+      var r = el('tr');
+      row.forEach(function (c, k) { r.appendChild(el(k ? 'td' : 'th', null, String(c))); });
+      body.appendChild(r);
+    });
+    fill(t, [thead, body]);
+    var wrap = el('div', 'scroll');
+    wrap.appendChild(t);
+    return wrap;
+  }
+  // The button that prints a game's record sheet (hidden on paper).
+  function printButton() {
+    var b = el('button', 'ghost noprint', 'Print record sheet');
+    b.type = 'button';
+    b.addEventListener('click', function () { window.print(); });
+    return b;
+  }
+
   function list(names) {
     if (names.length < 2) return names.join('');
     return names.slice(0, -1).join(', ') + ' and ' + names[names.length - 1];
@@ -327,7 +351,7 @@
   // part hands over its CSS.
   window.Tidebox = {
     games: GAMES, api: api, move: move, refresh: refresh, el: el, fill: fill, setText: setText,
-    show: show, pts: pts, list: list, $: $, failure: failure, load: load, store: store, need: need,
-    style: style
+    show: show, pts: pts, list: list, sheet: sheet, printButton: printButton, $: $, failure: failure,
+    load: load, store: store, need: need, style: style
   };
 })();

@@ -327,22 +327,6 @@
     return box;
   }
 
-  function table(head, rows) {
-    var t = el('table', 'sheet qd'), tr = el('tr'), body = el('tbody');
-    head.forEach(function (h) { tr.appendChild(el('th', null, h)); });
-    var thead = el('thead');
-    thead.appendChild(tr);
-    rows.forEach(function (row) {
-      var r = el('tr');
-      row.forEach(function (c, k) { r.appendChild(el(k ? 'td' : 'th', null, String(c))); });
-      body.appendChild(r);
-    });
-    T.fill(t, [thead, body]);
-    var wrap = el('div', 'scroll');
-    wrap.appendChild(t);
-    return wrap;
-  }
-
   function info(kids) {
     var d = el('section', 'card pr-info');
     d.appendChild(el('h2', null, 'Game info'));
@@ -439,11 +423,11 @@
     return info([
       button('Close game info', 'ghost', function () { open.info = false; redraw(); }),
       el('h3', null, 'Every bay'),
-      table(['Bay', 'Pearls'].concat(g.names, ['Leader']), g.bays.map(function (b, k) {
+      T.sheet(['Bay', 'Pearls'].concat(g.names, ['Leader']), g.bays.map(function (b, k) {
         return [k + 1, b.pearls].concat(b.count, [leadText(g, b.lead)]);
       })),
       el('h3', null, 'Tides'),
-      table(['Tide'].concat(g.names), g.strip.tides.map(function (t, k) {
+      T.sheet(['Tide'].concat(g.names), g.strip.tides.map(function (t, k) {
         return ['Tide ' + (k + 1) + ' \u00d7' + t.value].concat(g.names.map(function (n, i) {
           return t.paid ? t.paid[i] : '\u2013';
         }));

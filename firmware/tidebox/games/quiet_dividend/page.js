@@ -30,22 +30,6 @@
     });
   }
 
-  function table(head, rows) {
-    var t = el('table', 'sheet qd'), tr = el('tr');
-    var thead = el('thead'), body = el('tbody');
-    head.forEach(function (h) { tr.appendChild(el('th', null, h)); });
-    thead.appendChild(tr);
-    rows.forEach(function (row) {
-      var r = el('tr');
-      row.forEach(function (c, k) { r.appendChild(el(k ? 'td' : 'th', null, String(c))); });
-      body.appendChild(r);
-    });
-    T.fill(t, [thead, body]);
-    var wrap = el('div', 'scroll');
-    wrap.appendChild(t);
-    return wrap;
-  }
-
   // The setup in play, as the sheet wants it beside the board: its name, its starting values, its
   // payout laps and every reset's values ("Setup: Seasonal. Starts A 1, B 2, C 3; pays after laps 2,
   // 4 and 6; after the lap 2 payout the values become A 3, B 1, C 2; ...").
@@ -117,13 +101,13 @@
     card.appendChild(el('p', null, 'Values: ' + vals));
     card.appendChild(el('p', 'small', 'Laps done: ' + g.laps + ' of ' + g.laps_total + '.'));
     card.appendChild(el('p', 'small qdsetup', setupText(g)));
-    card.appendChild(table(['Player'].concat(g.clubs, ['Points']), names.map(function (n, i) {
+    card.appendChild(T.sheet(['Player'].concat(g.clubs, ['Points']), names.map(function (n, i) {
       var who = (i === g.turn && !g.over ? '\u25b6\u00a0' : '') + n + (g.seated[i] ? '' : ' (left)');
       return [who].concat(g.shares[i], [g.totals[i]]);
     })));
     if (g.payouts.length) {
       card.appendChild(el('h3', null, 'Payouts'));
-      card.appendChild(table(['Player'].concat(g.payouts.map(function (p) {
+      card.appendChild(T.sheet(['Player'].concat(g.payouts.map(function (p) {
         return 'Lap ' + p.lap + ' (' + p.values.join('/') + ')';
       })), names.map(function (n, i) {
         return [n].concat(g.payouts.map(function (p) { return p.amounts[i]; }));
@@ -133,10 +117,7 @@
     var log = el('ol', 'small');
     T.fill(log, g.log.map(function (e) { return el('li', null, 'Lap ' + e[0] + ': ' + e[2]); }));
     card.appendChild(log);
-    var print = el('button', 'ghost noprint', 'Print record sheet');
-    print.type = 'button';
-    print.addEventListener('click', function () { window.print(); });
-    card.appendChild(print);
+    card.appendChild(T.printButton());
     kids.push(card);
     T.fill(root, kids);
   }
