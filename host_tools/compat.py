@@ -44,7 +44,7 @@ UNIX_ARGS = ("MICROPY_PY_FFI=0", "MICROPY_PY_BTREE=0", "MICROPY_PY_SSL=0", "MICR
 TESTS = (
     "tests/test_box_api.py",
     "tests/test_box_game.py",
-    "tests/test_quiet_dividend_box.py",
+    "tests/games/quiet_dividend/test_quiet_dividend_box.py",
     "tests/test_memory.py::test_full_game_with_eight_pollers_fits_the_heap",
 )
 DESELECT = "not cpython"

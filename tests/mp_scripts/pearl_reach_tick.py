@@ -1,6 +1,6 @@
-# Pearl Reach's rivals on the box's reader loop (tests/test_pearl_reach_flow.py): what a loop pass
-# allocates while nothing is due, when a rival moves (after the rival speed, only with the board up,
-# never while paused), and how long its move takes here. stdout: one JSON object.
+# Pearl Reach's rivals on the box's reader loop (tests/games/pearl_reach/test_pearl_reach_flow.py):
+# what a loop pass allocates while nothing is due, when a rival moves (after the rival speed, only with
+# the board up, never while paused), and how long its move takes here. stdout: one JSON object.
 import gc
 import json
 import os

@@ -80,7 +80,8 @@ END = 8  # seats                the winners (a bit per seat)
 LEFT = 9  # seat                left; a rival gathers for the seat
 TIDE = 10  # 10, 11, 12: the first, second, third tide; a field per bay: its leaders (a bit per seat)
 # entry_text(state, entry) says an entry in words with these templates (each %s filled in order);
-# page.js holds the same table and says every entry the same way (tests/test_browser_pearl_reach.py).
+# page.js holds the same table and says every entry the same way
+# (tests/games/pearl_reach/test_browser_pearl_reach.py).
 SAYS = (
     "%s sets out first.",
     "%s landed in %s%s.",

@@ -1,7 +1,7 @@
 """Golden PNGs for Pearl Reach's OLED screens, rendered by the real MicroPython framebuf.
 
-To accept intended changes: `UPDATE_GOLDEN=1 pytest tests/test_pearl_reach_screens.py`, then look at
-the new PNGs in tests/golden/pearl_reach/ before committing them.
+To accept intended changes: `UPDATE_GOLDEN=1 pytest tests/games/pearl_reach/test_pearl_reach_screens.py`,
+then look at the new PNGs in tests/golden/pearl_reach/ before committing them.
 """
 
 import json
@@ -12,8 +12,8 @@ import pytest
 from golden_png import frame_to_image, golden_problems, lit_in
 from micropython_runner import MP_SCRIPTS
 
-GOLDEN = Path(__file__).parent / "golden" / "pearl_reach"
-FLOW = Path(__file__).parent.parent / "firmware" / "tidebox" / "games" / "pearl_reach" / "flow.py"
+GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "pearl_reach"
+FLOW = Path(__file__).resolve().parents[3] / "firmware" / "tidebox" / "games" / "pearl_reach" / "flow.py"
 
 
 @pytest.fixture(scope="module")

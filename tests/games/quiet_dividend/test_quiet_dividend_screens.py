@@ -10,7 +10,7 @@ from golden_png import frame_to_image, golden_problems, lit_in
 
 from micropython_runner import MP_SCRIPTS
 
-FLOW = Path(__file__).parent.parent / "firmware" / "tidebox" / "games" / "quiet_dividend" / "flow.py"
+FLOW = Path(__file__).resolve().parents[3] / "firmware" / "tidebox" / "games" / "quiet_dividend" / "flow.py"
 
 
 @pytest.fixture(scope="module")

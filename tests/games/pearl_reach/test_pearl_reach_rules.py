@@ -71,7 +71,7 @@ def test_how_to_play_states_this_editions_numbers():
 
 
 def test_the_readme_states_this_editions_numbers():
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Pearl Reach: how to play")[1].split("\n## ")[0]
     for words in ("column of 5 cells", "3, 4, 4, 5 and 5 pearls", "dealt to the bays at random",
                   "1 at the first tide, 2 at the second, 4 at the third", "4 turns (2 gatherers)",

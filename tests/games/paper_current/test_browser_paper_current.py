@@ -15,7 +15,7 @@ from tidebox.games.paper_current import rules
 
 pytest_plugins = ("page_fakebox", "browser_firmware")
 
-PAGE_JS = Path(__file__).parent.parent / "firmware" / "tidebox" / "games" / "paper_current" / "page.js"
+PAGE_JS = Path(__file__).resolve().parents[3] / "firmware" / "tidebox" / "games" / "paper_current" / "page.js"
 
 
 @pytest.fixture

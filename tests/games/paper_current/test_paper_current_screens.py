@@ -1,7 +1,7 @@
 """Golden PNGs for Paper Current's OLED screens, rendered by the real MicroPython framebuf.
 
-To accept intended changes: `UPDATE_GOLDEN=1 pytest tests/test_paper_current_screens.py`, then look at
-the new PNGs in tests/golden/paper_current/ before committing them.
+To accept intended changes: `UPDATE_GOLDEN=1 pytest tests/games/paper_current/test_paper_current_screens.py`,
+then look at the new PNGs in tests/golden/paper_current/ before committing them.
 """
 
 import json
@@ -13,7 +13,7 @@ from golden_png import GOLDEN, frame_to_image, golden_problems, lit_in
 
 from micropython_runner import MP_SCRIPTS
 
-FLOW = Path(__file__).parent.parent / "firmware" / "tidebox" / "games" / "paper_current" / "flow.py"
+FLOW = Path(__file__).resolve().parents[3] / "firmware" / "tidebox" / "games" / "paper_current" / "flow.py"
 
 
 @pytest.fixture(scope="module")
