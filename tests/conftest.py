@@ -46,6 +46,22 @@ def walked(mp, tmp_path_factory):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+@pytest.fixture(scope="session")
+def game_walk(mp, tmp_path_factory):
+    """game_walk(game_id): the stdout lines of that game's render script under MicroPython
+    (tests/golden_walk.py says which script), run once a session for every test that reads it."""
+    import golden_walk
+
+    done = {}
+
+    def walk(game_id):
+        if game_id not in done:
+            done[game_id] = golden_walk.run(mp, game_id, tmp_path_factory.mktemp("screens_" + game_id))
+        return done[game_id]
+
+    return walk
+
+
 @pytest.fixture
 def new_box(sim_tree, tmp_path):
     """Starts real boxes (the firmware under MicroPython), each waiting on its join screen; all are

@@ -8,17 +8,15 @@ and must be the golden PNG's frame byte for byte.
 
 import json
 
+import golden_walk
 import pytest
-from golden_png import GOLDEN, png_frame
+from golden_png import png_frame
 
 from cpython_runner import MP_SCRIPTS, CPython
 
-SCRIPTS = {  # the script -> the folder of its goldens
-    "render_screens.py": GOLDEN,
-    "render_quiet_dividend.py": GOLDEN,
-    "render_paper_current.py": GOLDEN / "paper_current",
-    "render_pearl_reach.py": GOLDEN / "pearl_reach",
-}
+# the script -> the folder of its goldens, for every game in GAMES (tests/golden_walk.py's rule)
+SCRIPTS = {golden_walk.script(game_id).name: golden_walk.golden_folder(game_id)
+           for game_id in golden_walk.game_ids()}
 
 
 @pytest.fixture(scope="module")
