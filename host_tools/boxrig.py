@@ -304,13 +304,14 @@ class BoxProcess:
 
     # ------------------------------------------------------------ buttons and time
 
-    def press(self, button, long=False, timeout=5, squeeze=None, fault=None):
+    def press(self, button, long=False, timeout=15, squeeze=None, fault=None):
         """Press a button as a person would and wait until the box has handled it. A long press is
         handled while the button is still held: the next press waits for the release, as a finger
         would (a press sent during the hold would be part of it). A press that makes the box restart
         itself (tidebox/restart.py) returns the screen it comes back to. `squeeze`: the press finds
         only that many bytes of heap free (boards/host.py, Board.squeeze); `fault="draw"`: the first
-        frame drawn after it is read finds no memory (host_sim.py)."""
+        frame drawn after it is read finds no memory (host_sim.py). `timeout` is how long to wait for
+        it: long enough for a box at a Pico W's pace on a busy machine."""
         status = self.status()
         deadline = time.monotonic() + timeout
         while status["buttons_down"] and time.monotonic() < deadline:
