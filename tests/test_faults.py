@@ -26,31 +26,24 @@ from boxrig import BOARD_PACE_MS, ApiError, BoxProcess
 from PIL import Image
 
 import fuzzing
+from power_cut import MID_ANSWER, MID_SAVE, PRESS_CUT_S, SAVE_ENV, Aim
 
 pytestmark = pytest.mark.slow  # power cuts at random moments of whole scripted games
 
 POWER_CUTS = int(os.environ.get("TIDEBOX_POWER_CUTS", "8"))
 ACTIONS_PER_GAME = 110  # about: 6 rounds of a card, 8+ allocations, a reveal and its steps
-# Each save spends the board's flash time (boards/host.py, TIDEBOX_SAVE_MS) between writing its
-# temporary file and the rename; the answer then takes 1-3 ms: random cuts land before, within or
-# after them.
-SAVE_MS = BOARD_PACE_MS // 2
-API_CUT_S = (0.003, 0.03)
-PRESS_CUT_S = 0.25  # a press is held 80 ms and handled on release by the 10 ms button loop
+API_CUT_S = (0.003, 0.03)  # a phone's request, when cut at random: within 3 ms (now and then) or 30 ms
 AIMS = ("mid-save", "mid-answer", "random")  # a phone's request cut in turn at each
-MID_SAVE, MID_ANSWER = "cut mid-save", "cut mid-answer"  # what the cuts are seen to have hit
 
 
 # ---------------------------------------------------------------- power cuts during requests
 
 
-def fire(port, request, until):
-    """Send a request and return the socket once `until()` is true (the caller then kills)."""
+def fire(port, request, moment):
+    """Send a request and return the socket once the moment aimed at has come (the caller then kills)."""
     sock = socket.create_connection((fuzzing.HOST, port), timeout=5)
     sock.sendall(request)
-    deadline = time.monotonic() + 2
-    while not until() and time.monotonic() < deadline:
-        time.sleep(0.0005)
+    Aim.wait(moment)
     return sock
 
 
@@ -64,15 +57,6 @@ def saved_holds(saved, action):
     if action[0] == "unready":
         return game["locked"][seat] is False
     return game["hidden"][seat] == action[2] and game["locked"][seat] is action[3]
-
-
-def file_stamp(path):
-    """(mtime_ns, size) of a file, or None when there is none."""
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size)
 
 
 def answer_before_the_cut(sock):
@@ -111,7 +95,7 @@ class PoweredGame:
         self.cuts = 0
         self.api_cuts = 0
         self.outcomes = {MID_SAVE: 0, MID_ANSWER: 0}
-        self.last_tmp = None
+        self.aim = Aim(Path(box.state_dir))
         self.press_cut_at = None  # where the game was when a press was last cut
         self.screen = None
         self.learn(self.views())
@@ -178,7 +162,6 @@ class PoweredGame:
         """Fire the action, pull the plug (a random moment later, or aimed at the save or the answer),
         start again and check."""
         state = Path(self.box.state_dir)
-        tmp, saved = state / "game.json.tmp", state / "game.json"
         aim = "random"
         if action[0] == "press":
             delay = self.rng.uniform(0, PRESS_CUT_S)
@@ -186,20 +169,13 @@ class PoweredGame:
             aim = AIMS[self.api_cuts % len(AIMS)]
             self.api_cuts += 1
             delay = self.rng.uniform(0, API_CUT_S[0] if self.rng.random() < 0.3 else API_CUT_S[1])
-        before = (file_stamp(tmp), file_stamp(saved))
-        start = time.monotonic()
-        until = {
-            "random": lambda: time.monotonic() - start >= delay,
-            "mid-save": lambda: file_stamp(tmp) not in (None, before[0]),  # written, not yet renamed
-            "mid-answer": lambda: file_stamp(tmp) is None and saved_holds(saved, action),  # renamed
-        }[aim]
-        sock = fire(self.box.port, self.request_for(action), until)
+        moment = self.aim.moment(aim, delay, lambda: saved_holds(self.aim.saved, action))
+        sock = fire(self.box.port, self.request_for(action), moment)
         self.box.kill()
         self.cuts += 1
         reply = answer_before_the_cut(sock)
-        if file_stamp(tmp) not in (None, self.last_tmp):
-            self.last_tmp = file_stamp(tmp)
-            self.outcomes[MID_SAVE] += 1  # a save was under way: its temporary file, not yet renamed
+        if self.aim.saw_a_save_under_way():
+            self.outcomes[MID_SAVE] += 1
         self.box.start()
         assert not (state / "game.json.bad").exists(), "a power cut damaged the save"
         json.loads((state / "game.json").read_text())  # whole, never half-written
@@ -267,7 +243,7 @@ def test_power_cuts_during_requests_lose_nothing_acknowledged(sim_tree, tmp_path
         # At a Pico W's pace: an answer is built for BOARD_PACE_MS after its move is saved, the window
         # a cut aimed mid-answer must land in, however busy this machine is.
         box = BoxProcess(sim_tree, tmp_path / ("game%d" % games) / "state", pace_ms=BOARD_PACE_MS,
-                         env={"TIDEBOX_SAVE_MS": str(SAVE_MS)}).start()
+                         env=SAVE_ENV).start()
         try:
             box.choose()
             game = PoweredGame(box, rng)

@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-from boxrig import BOARD_PACE_MS, INTERPRETERS, ApiError, BoxProcess, wait_until
+from boxrig import INTERPRETERS, ApiError, BoxProcess, wait_until
+from power_cut import MID_ANSWER, MID_SAVE, PRESS_CUT_S, SAVE_ENV, Aim
 
 from tidebox.games.paper_current import rules
 
@@ -193,23 +194,11 @@ def test_two_phones_editing_one_boat_the_later_is_refused(pc_box):
 
 # ---------------------------------------------------------------- power cuts during score entry
 
-# Each save spends the board's flash time (boards/host.py, TIDEBOX_SAVE_MS) between writing its
-# temporary file and the rename, so cuts can land before, within and after a save.
-SAVE_MS = BOARD_PACE_MS // 2
 RESULT_CUT_S = 0.03  # a phone's request: answered within a few ms after its save
-PRESS_CUT_S = 0.25  # a press is held 80 ms and handled on release by the 10 ms button loop
 AIMS = ("random", "mid-save", "mid-answer")  # a phone's request is cut in turn at each
 CUT_CHANCE = 0.25
 CONFIRM_AIMS = ("random", "mid-save", None)  # the box's confirmations are cut in turn (None: not cut)
 NAMES = ["Ada", "Bo", "Cy"]
-
-
-def file_stamp(path):
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size)
 
 
 def saved_results(path):
@@ -238,13 +227,13 @@ class PoweredCourse:
         self.tokens = tokens
         self.rng = rng
         self.state = Path(box.state_dir)
-        self.tmp, self.saved = self.state / "game.json.tmp", self.state / "game.json"
+        self.aim = Aim(self.state)
+        self.saved = self.aim.saved
         self.model = rules.from_dict(json.loads(self.saved.read_text())["game"])
         self.seq = box.state(tokens[0])["seq"]
         self.cuts = 0
         self.result_cuts = 0
         self.confirms = 0
-        self.last_tmp = file_stamp(self.tmp)
         self.outcomes = {}
 
     def tally(self, outcome):
@@ -254,9 +243,8 @@ class PoweredCourse:
         """After a restart: the save whole and not set aside, every phone's view the model's."""
         assert not (self.state / "game.json.bad").exists(), "a power cut damaged the save"
         json.loads(self.saved.read_text())  # whole, never half-written
-        if file_stamp(self.tmp) not in (None, self.last_tmp):
-            self.last_tmp = file_stamp(self.tmp)
-            self.tally("cut mid-save")  # a save was under way: its temporary file, not yet renamed
+        if self.aim.saw_a_save_under_way():
+            self.tally(MID_SAVE)
         for token in self.tokens:
             view = self.box.state(token)
             assert view["seq"] == self.seq and public(view, self.model) == expected_public(self.model)
@@ -291,21 +279,14 @@ class PoweredCourse:
             return
         aim = AIMS[self.result_cuts % len(AIMS)]
         self.result_cuts += 1
-        before = file_stamp(self.tmp)
-        start = time.monotonic()
-        delay = self.rng.uniform(0, RESULT_CUT_S)
-        until = {
-            "random": lambda: time.monotonic() - start >= delay,
-            "mid-save": lambda: file_stamp(self.tmp) not in (None, before),  # written, not yet renamed
-            "mid-answer": lambda: (file_stamp(self.tmp) is None
-                                   and (saved_results(self.saved) or [None] * 8)[boat - 1] == args["result"]),
-        }[aim]
+        def applied():
+            return (saved_results(self.saved) or [None] * 8)[boat - 1] == args["result"]
+
+        moment = self.aim.moment(aim, self.rng.uniform(0, RESULT_CUT_S), applied)
         answer = []
         sender = threading.Thread(target=send, args=(self.box, self.tokens[seat], args, self.seq, answer))
         sender.start()
-        deadline = time.monotonic() + 2
-        while not until() and time.monotonic() < deadline:
-            time.sleep(0.0005)
+        Aim.wait(moment)
         self.box.kill()
         sender.join(10)
         self.cuts += 1
@@ -319,7 +300,7 @@ class PoweredCourse:
             assert not took, "a refused result was applied"
         if took:
             self.apply(seat, "set_result", args)
-        self.tally("acknowledged" if acknowledged else "cut mid-answer" if took else "not applied")
+        self.tally("acknowledged" if acknowledged else MID_ANSWER if took else "not applied")
         self.check()  # the boat holds the old or the new value, every other boat and round as it was
         self.resume(("pc_score",))
 
@@ -333,19 +314,11 @@ class PoweredCourse:
             assert self.box.press("C") == after
             self.apply(None, "confirm", {})
             return
-        before = file_stamp(self.tmp)
-        start = time.monotonic()
-        delay = self.rng.uniform(0, PRESS_CUT_S)
-        until = {
-            "random": lambda: time.monotonic() - start >= delay,
-            "mid-save": lambda: file_stamp(self.tmp) not in (None, before),  # written, not yet renamed
-        }[aim]
+        moment = self.aim.moment(aim, self.rng.uniform(0, PRESS_CUT_S))
         seen = []
         presser = threading.Thread(target=press, args=(self.box, seen))
         presser.start()
-        deadline = time.monotonic() + 2
-        while not until() and time.monotonic() < deadline:
-            time.sleep(0.0005)
+        Aim.wait(moment)
         self.box.kill()
         presser.join(10)
         self.cuts += 1
@@ -393,7 +366,7 @@ def test_power_cuts_during_score_entry_lose_no_acknowledged_result(sim_tree, tmp
     confirmed is there, an unanswered result or confirmation is wholly there or not at all, and the
     save is never damaged. The box resumes from its saved-game screen."""
     rng = random.Random(seed)
-    box = BoxProcess(sim_tree, tmp_path / "state", env={"TIDEBOX_SAVE_MS": str(SAVE_MS)}).start()
+    box = BoxProcess(sim_tree, tmp_path / "state", env=SAVE_ENV).start()
     try:
         assert box.choose("paper_current") == "join"
         course = PoweredCourse(box, start(box, NAMES), rng)
@@ -421,9 +394,9 @@ def test_power_cuts_during_score_entry_lose_no_acknowledged_result(sim_tree, tmp
             r["score"] for r in model["rounds"]]
         print("power cuts: %d: %s" % (course.cuts, json.dumps(course.outcomes, sort_keys=True)))
         # the cuts hit what they are meant to: results on their way lost whole and kept whole
-        assert course.outcomes.get("cut mid-save", 0) > 0, course.outcomes
+        assert course.outcomes.get(MID_SAVE, 0) > 0, course.outcomes
         assert course.outcomes.get("not applied", 0) > 0, course.outcomes
-        assert course.outcomes.get("cut mid-answer", 0) + course.outcomes.get("acknowledged", 0) > 0, (
+        assert course.outcomes.get(MID_ANSWER, 0) + course.outcomes.get("acknowledged", 0) > 0, (
             course.outcomes)
         confirmations = ("round shown", "round saved, not shown", "round not confirmed")
         assert sum(course.outcomes.get(k, 0) for k in confirmations) > 0, course.outcomes
