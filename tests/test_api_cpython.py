@@ -4,6 +4,7 @@ microdot app (no fast path), as a transport for another interpreter would be, dr
 own test client; the box is the firmware's Box with Token Tide, on page_fakebox's board."""
 
 import asyncio
+import threading
 
 import pytest
 from microdot import Microdot
@@ -56,7 +57,14 @@ def client(box):
 
 
 def call(coroutine):
-    return asyncio.run(coroutine)
+    """Runs the test client's request in an event loop of its own thread: the browser tests'
+    Playwright keeps one running in this thread for the rest of the session."""
+    result = []
+    runner = threading.Thread(target=lambda: result.append(asyncio.run(coroutine)))
+    runner.start()
+    runner.join(30)
+    assert result, "the request did not finish"
+    return result[0]
 
 
 def test_the_routes_answer_through_a_cpython_server(client, box):
