@@ -6,14 +6,14 @@ same players; the box's restarts of itself (between the lobby and each game) and
 went unanswered each time."""
 
 import build
-from boxrig import word_bits
+from boxrig import WORD_BITS
 from evening import evening_heap, every_pair_and_twice_in_a_row, run_evening
 from table import firmware_games
 
 
 def run():
     heap = evening_heap()
-    yield "evening_heap", heap, "(%d-bit port)" % word_bits()
+    yield "evening_heap", heap, "(%d-bit port)" % WORD_BITS
     order = every_pair_and_twice_in_a_row([game for game, _ in firmware_games().GAMES])
     result = run_evening(build.build_sim(), order, heap)
     records = result["records"]

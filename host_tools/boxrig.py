@@ -20,8 +20,9 @@ import build
 
 
 
-def word_bits():
-    """32 or 64: the word of the MicroPython port the boxes run on (build.micropython())."""
+def port_word_bits():
+    """32 or 64: the word of the MicroPython port the boxes run on (build.micropython()); asked once,
+    as WORD_BITS."""
     try:
         probe = "import sys; print(64 if sys.maxsize >> 32 else 32)"  # (no int.bit_length on 32 bits)
         out = subprocess.run([build.micropython(), "-c", probe],
@@ -38,9 +39,10 @@ def pico_heap():
     32-bit figure (boards/README.md), so the Pico W's pool is 267-275 KB here; 256 KB leaves the
     firmware a little less than the board does (its boot takes a few KB more). The tightest budget,
     a single game's memory proof, is memory_proof.PROOF_HEAP_KB."""
-    return "192K" if word_bits() == 32 else "256K"
+    return "192K" if WORD_BITS == 32 else "256K"
 
 
+WORD_BITS = port_word_bits()
 # The heap of every box the tests start, the simulator's too.
 BOX_HEAP = pico_heap()
 SHORT_MS = 80

@@ -9,7 +9,7 @@ test heap), `make bench` (the same on the 32-bit build, when MICROPYTHON points 
 import shutil
 import tempfile
 
-from boxrig import BOX_HEAP, BoxProcess, word_bits
+from boxrig import BOX_HEAP, WORD_BITS, BoxProcess
 from game_drivers import DRIVERS
 from memory_proof import PROOF_HEAP_KB
 from table import Table, back_to_menu
@@ -18,7 +18,7 @@ from table import Table, back_to_menu
 def evening_heap():
     """The heap an evening is proved at: the memory proof's 208 KB on the 64-bit port (the tests'
     strictest budget), the Pico W's own 192 KB pool on a 32-bit port."""
-    return BOX_HEAP if word_bits() == 32 else "%dK" % PROOF_HEAP_KB
+    return BOX_HEAP if WORD_BITS == 32 else "%dK" % PROOF_HEAP_KB
 
 
 def every_pair_and_twice_in_a_row(games):
