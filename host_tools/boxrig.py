@@ -336,7 +336,27 @@ class BoxProcess:
             if status["presses"] > before:
                 return status["screen"]  # the screen when the press had been handled
             time.sleep(0.02)
-        raise AssertionError("button %s was not handled" % button)
+        raise AssertionError("button %s was not handled (pressed at %d presses)\n%s" % (
+            button, before, self.diagnosis(status)))
+
+    def diagnosis(self, status):
+        """What a failing test should show of the box: its status, its crash log, its output's end."""
+        lines = ["status: %s" % json.dumps(status, sort_keys=True)]
+        crash = os.path.join(self.state_dir, "crash.log")
+        if os.path.exists(crash):
+            with open(crash) as f:
+                lines.append("crash.log:\n" + f.read()[-3000:])
+        if self.log:
+            self.log.flush()
+            with open(self.log.name, "rb") as f:
+                lines.append("output (end):\n" + f.read()[-3000:].decode("utf-8", "replace"))
+        try:  # what else the machine was running (a busy machine is the usual suspect)
+            ps = subprocess.run(["ps", "-eo", "pcpu,etime,args", "--sort=-pcpu"], capture_output=True,
+                                text=True, timeout=5).stdout
+            lines.append("busiest processes:\n" + "\n".join(line[:160] for line in ps.splitlines()[:12]))
+        except (OSError, subprocess.SubprocessError):
+            pass
+        return "\n".join(lines)
 
     def settled_screen(self, status, timeout=5):
         """The screen of a box just started, once its splash (if any) has given way."""
