@@ -130,11 +130,17 @@ class Buttons:
     the reads after the release until the firmware's debouncer has seen it settle (SETTLE_READS,
     the release read included): the press is handled at a known board time and the clock then
     stands still again, so what the press changed (a countdown's +15 s) reads exactly.
+
+    A press of a button just released waits until the debouncer has seen that release settle
+    (QUIET_READS reads): pressed again sooner, the two would be one hold to the firmware, as a
+    release shorter than the debounce time is contact bounce. (A long press is handled while
+    held, so the next press is often sent the moment it is released.)
     """
 
     MIN_READS = 4
     READ_MS = 10  # a held clock's step per read during a press: the firmware's loop period
     SETTLE_READS = (DEBOUNCE_MS + READ_MS - 1) // READ_MS
+    QUIET_READS = SETTLE_READS + 1  # the release settles at the last of them; the next may press
 
     def __init__(self, clock):
         self.clock = clock
@@ -147,6 +153,7 @@ class Buttons:
         self.squeeze_reads = 0
         self.arm = None  # press(arm=...): called when the press is released
         self.settling = 0  # reads left after a release that still move a held clock
+        self.quiet = {}  # name -> reads left until a new press of it may begin (QUIET_READS)
 
     def press(self, name, hold_ms=80, squeeze=None, arm=None):
         """Hold `name` down for hold_ms; `squeeze()`, when given, runs at every read of the buttons
@@ -168,7 +175,14 @@ class Buttons:
             raise RuntimeError("injected fault %d: the button task crashed" % self.faults)
         while self.fault == "hang":
             pass  # a stuck main loop: only the watchdog gets the box going again
-        if not self.queued and not self.held:
+        quiet = self.quiet
+        if quiet:  # (nearly always empty: the common read allocates nothing)
+            for name in BUTTONS:
+                if name in quiet:
+                    quiet[name] -= 1
+                    if quiet[name] <= 0:
+                        del quiet[name]
+        if not self.held and not self.may_begin():
             if self.settling:
                 self.settling -= 1
                 self.clock.step(self.READ_MS)
@@ -179,7 +193,7 @@ class Buttons:
         levels = []
         for name in BUTTONS:
             until = self.held.get(name)
-            if until is None and name in self.queued:
+            if until is None and name in self.queued and name not in quiet:
                 until = time.ticks_add(now, self.queued.pop(name))
                 self.held[name] = until
                 self.reads[name] = 0
@@ -190,6 +204,7 @@ class Buttons:
                 self.reads[name] += 1
             elif until is not None:
                 del self.held[name]
+                quiet[name] = self.QUIET_READS
                 self.settling = self.SETTLE_READS - 1  # this read was the first of them
                 if self.arm is not None:  # the press is handled in a moment
                     arm, self.arm = self.arm, None
@@ -198,6 +213,14 @@ class Buttons:
         levels = tuple(levels)
         self.squeezing()  # after the read's own allocations: the firmware's are what meet the squeeze
         return levels
+
+    def may_begin(self):
+        """Is a queued press free to begin (its button not just released)?"""
+        if self.queued:
+            for name in BUTTONS:
+                if name in self.queued and name not in self.quiet:
+                    return True
+        return False
 
     def squeezing(self):
         if self.squeeze is not None:

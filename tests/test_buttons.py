@@ -46,3 +46,16 @@ def test_holding_gives_one_long_event_while_held_and_nothing_on_release(press):
 def test_two_buttons_at_once_are_two_presses(press):
     events = press(timeline(("A", 100, 250), ("C", 120, 260)))
     assert sorted(e[1:] for e in events) == [["A", "short"], ["C", "short"]]
+
+
+@pytest.fixture
+def host_presses(mp):
+    return lambda presses: [e[1:] for e in mp.call("mp_buttons", "host_presses", presses)]
+
+
+def test_a_press_right_after_a_long_press_is_a_press_of_its_own(host_presses):
+    # A long press is handled while held; the next press, sent as soon as the first is handled and
+    # released, waits on the host board until the release has settled: else the two are one hold.
+    assert host_presses([["C", 700], ["C", 80]]) == [["C", "long"], ["C", "short"]]
+    assert host_presses([["A", 80], ["A", 80], ["C", 700], ["C", 700], ["B", 80]]) == [
+        ["A", "short"], ["A", "short"], ["C", "long"], ["C", "long"], ["B", "short"]]

@@ -10,3 +10,30 @@ def run(samples):
         for name, kind in buttons.poll(("A" in held, "B" in held, "C" in held), now):
             events.append([now, name, kind])
     return events
+
+
+def host_presses(presses):
+    """The host board's buttons (boards/host.py, a held clock) read by the firmware's debouncer, as
+    the reader loop reads them every 10 ms: each (button, ms) of `presses` is pressed the moment the
+    one before it has been handled, as boxrig.press does. Returns the events with board times."""
+    import board
+
+    clock = board.Clock()
+    clock.hold(True)
+    pins = board.Buttons(clock)
+    buttons = Buttons(("A", "B", "C"))
+    events = []
+    for name, ms in presses:
+        pins.press(name, ms)
+        handled = len(events)
+        for _ in range(500):
+            now = clock.ticks_ms()
+            for button, kind in buttons.poll(pins.read(), now):
+                events.append([now, button, kind])
+            if len(events) > handled:
+                break
+    for _ in range(100):  # the last release settles
+        now = clock.ticks_ms()
+        for button, kind in buttons.poll(pins.read(), now):
+            events.append([now, button, kind])
+    return events
