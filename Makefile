@@ -6,6 +6,7 @@ PY         := $(VENV)/bin/python
 MICROPYTHON ?= $(abspath $(VENV)/bin/micropython)
 PORT       ?= 8080
 SIM_PICO_PORT ?= 8090
+SIM_PICO_HTTP_PORT ?= 8091
 export MICROPYTHON
 
 .PHONY: help setup sim test test-fast lint bench bundle deploy enclosure clean firmware firmware-romfs micropython32 \
@@ -27,7 +28,8 @@ help:
 	@echo "                MicroPython for the Pico W / Pico 2 W with a ROMFS partition for the bundle"
 	@echo "make micropython32 MICROPYTHON_SRC=...  a 32-bit unix port for heap figures"
 	@echo "make bench-rp2040 MICROPYTHON_SRC=...  costs on the real rp2 firmware in the rp2040js emulator"
-	@echo "make sim-pico MICROPYTHON_SRC=...  the whole box on an emulated Pico W (SIM_PICO_PORT=$(SIM_PICO_PORT))"
+	@echo "make sim-pico MICROPYTHON_SRC=...  the whole box on an emulated Pico W (SIM_PICO_PORT=$(SIM_PICO_PORT);"
+	@echo "                phones at http://127.0.0.1:$(SIM_PICO_HTTP_PORT)/, SIM_PICO_HTTP_PORT)"
 	@echo "make bench-pico MICROPYTHON_SRC=... figures of the whole box on the emulated Pico W"
 	@echo "make compat MICROPYTHON_SRC=...  the firmware's core tests on every MicroPython release since v1.24.0"
 
@@ -94,9 +96,11 @@ bench-rp2040: setup
 
 # The stock Pico W firmware in rp2040js with the bundle as deploy writes it (host_tools/rp2040/sim_pico.py);
 # MICROPYTHON_SRC (re)builds the firmware first. SIM_PICO_FRESH=1 starts from an empty filesystem.
+# Phones join at http://127.0.0.1:$(SIM_PICO_HTTP_PORT)/ (the socket bridge over the chip's UART0).
 sim-pico: setup
 	$(PY) host_tools/rp2040/sim_pico.py $(if $(MICROPYTHON_SRC),--src "$(MICROPYTHON_SRC)") \
-		--firmware-dir $(FIRMWARE_DIR) --port $(SIM_PICO_PORT) $(if $(SIM_PICO_FRESH),--fresh)
+		--firmware-dir $(FIRMWARE_DIR) --port $(SIM_PICO_PORT) --http-port $(SIM_PICO_HTTP_PORT) \
+		$(if $(SIM_PICO_FRESH),--fresh)
 
 # Figures of the whole box on the emulated chip (host_tools/rp2040/bench_pico.py); the firmware as for sim-pico.
 bench-pico: setup

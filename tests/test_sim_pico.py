@@ -2,9 +2,11 @@
 real boards/pico_w.py and pico_common.py, in rp2040js (host_tools/rp2040/pico_sim.mjs).
 
 The smoke test: the chip boots to the game menu (the panel, decoded from the I2C command stream,
-shows what the host box shows on its game menu), and one press of A on the button's GPIO, with
-contact bounce, draws the next frame over I2C. It needs the stock firmware built by
-`make sim-pico MICROPYTHON_SRC=...` (build/firmware/stock-RPI_PICO_W/), Node and rp2040js; where
+shows what the host box shows on its game menu), one press of A on the button's GPIO, with
+contact bounce, draws the next frame over I2C, and once C has chosen that game a phone joins
+through the socket bridge (TCP on the host, frames over the chip's UART0) and reads its state.
+It needs the stock firmware built by `make sim-pico MICROPYTHON_SRC=...`
+(build/firmware/stock-RPI_PICO_W/), Node and rp2040js; where
 one of them is missing it is skipped, saying which. It never needs a MicroPython source tree.
 """
 
@@ -77,7 +79,7 @@ def needs():
 
 
 @pytest.mark.skipif(needs() is not None, reason="emulated Pico W: %s" % needs())
-def test_the_emulated_chip_boots_to_the_game_menu_and_a_press_draws_a_frame(sim_tree, tmp_path):
+def test_the_emulated_chip_boots_to_the_game_menu_a_press_draws_a_frame_and_a_phone_joins(sim_tree, tmp_path):
     # What the game menu and the menu after one A look like, from the host box (same firmware).
     host = BoxProcess(sim_tree, tmp_path / "host" / "state").start()
     try:
@@ -107,5 +109,25 @@ def test_the_emulated_chip_boots_to_the_game_menu_and_a_press_draws_a_frame(sim_
         assert pressed["panel"]["data_bytes"] >= booted["panel"]["data_bytes"] + 1024
         for bad in ("Traceback", "Uncaught exception", "MemoryError"):
             assert bad not in pressed["console"], pressed["console"]
+
+        # A phone, through the bridge: the chosen game's join screen takes Ada, and her state says so.
+        chip.press("C", 120)
+        deadline = time.monotonic() + 60
+        while chip.status()["panel"]["frames"] == pressed["panel"]["frames"] and time.monotonic() < deadline:
+            time.sleep(0.3)
+        status, joined, _ = chip.phone("POST", "/api/join", {"name": "Ada"})
+        assert status == 200 and joined["name"] == "Ada" and len(joined["token"]) == 32, (status, joined)
+        status, view, port = chip.phone("GET", "/api/state", token=joined["token"])
+        assert status == 200, (status, view)
+        assert view["box"] == "join" and view["you"] == {"seat": joined["seat"], "name": "Ada"}, view
+        assert view["seats"] == [{"name": "Ada", "present": True}], view
+        record = chip.connection(port)  # the bridge saw the box answer and close the connection
+        assert record["bytes_out"] > 0 and record["closed_ms"] is not None, record
+        print("state through the bridge: %.1f chip ms from the request's first byte to the box's close "
+              "(emulator at %.2f x real time)"
+              % (record["closed_ms"] - record["data_ms"], chip.status()["speed"]))
+        console = chip.status()["console"]
+        for bad in ("Traceback", "Uncaught exception", "MemoryError"):
+            assert bad not in console, console
     finally:
         chip.stop()

@@ -22,6 +22,28 @@
 // - the watchdog: when it fires (not fed, or machine.reset()), the chip is reset: a new rp2040js
 //   instance boots from the same flash.
 // - USB: the REPL's output is kept (and printed with --echo); POST /console types into it.
+// - the phones (--http PORT): rp2040js has no CYW43439, so a socket bridge over UART0 (GP0 TX,
+//   GP1 RX on the chip) stands in for the radio and lwIP. Phones (a browser, curl) connect to
+//   127.0.0.1:PORT; each TCP connection gets an id, and its bytes go to the chip in frames that
+//   uart_sockets.py (the chip's socket module on this board, installed by sim_board.py) turns
+//   back into sockets for the box's web server:
+//     0xA5, kind, id, length (16 bits, big-endian), then `length` bytes of payload (DATA, HELLO)
+//     HELLO (0, chip -> host): the bridge is up (every boot and soft reset); payload: the window
+//           (2 bytes). Every connection the host had is dropped; the chip knows none of them.
+//     OPEN  (1, host -> chip): a new connection `id` (1-255); the length field is the phone's port.
+//     DATA  (2, both ways): bytes of `id`; to the chip only within the window (the bytes the chip
+//           has acknowledged plus its window), so its buffers never overflow.
+//     CLOSE (3): host -> chip: the phone sent its FIN or went away; chip -> host: the box closed the
+//           socket, the host ends the TCP connection once its bytes are written. An id is free
+//           once the chip has sent its CLOSE (the chip forgets it then).
+//     ACK   (4, chip -> host): the box has read `length` bytes of `id` (no payload).
+//   The host feeds the chip's RX one byte per 10 bit times at the baud rate the firmware set (8N1),
+//   in emulated time, and only while the 32-byte RX FIFO has room: no byte is dropped. The chip's
+//   bytes arrive as it writes them (TX takes no line time: rp2040js's TX FIFO never fills). At
+//   most 5 connections are open at once (lwIP's TCP limit on the Pico W); later ones wait, in the
+//   order they came, unread. A phone's socket is not read while more than BRIDGE_HIGH bytes of it
+//   wait for the chip. Left out: lwIP's and the radio's CPU time and buffers, the CYW43's SPI
+//   traffic, UDP (so no captive DNS), Wi-Fi itself.
 //
 // HTTP on 127.0.0.1:PORT (0: any free port, printed as "pico-sim: listening on PORT"):
 //   GET  /            the page (pico_sim.html)
@@ -32,9 +54,12 @@
 //   POST /reset       power cycle (the flash is kept)
 //   POST /cut         {"op": 2, "fraction": 0.5}: power cut half-way through the 2nd flash operation
 //
-//   node pico_sim.mjs --flash FLASH [--port 8090] [--echo] [--seed N]
+//   node pico_sim.mjs --flash FLASH [--port 8090] [--http 8091] [--echo] [--seed N]
+// (--http: where phones connect, 127.0.0.1 only; 0: any free port; printed as "pico-sim: phones on
+// PORT" after the "listening" line. Without it, no bridge.)
 import fs from 'fs';
 import http from 'http';
+import net from 'net';
 import path from 'path';
 import { fileURLToPath } from 'url';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel, I2CMode } from 'rp2040js';
@@ -47,6 +72,7 @@ for (let i = 2; i < process.argv.length; i++) {
   if (a === '--flash') opts.flash = process.argv[++i];
   else if (a === '--port') opts.port = Number(process.argv[++i]);
   else if (a === '--seed') opts.seed = Number(process.argv[++i]);
+  else if (a === '--http') opts.http = Number(process.argv[++i]);
   else if (a === '--echo') opts.echo = true;
   else throw new Error('unknown argument ' + a);
 }
@@ -378,6 +404,193 @@ function wireUSB() {
   };
 }
 
+// --- the phones' socket bridge (--http): TCP on 127.0.0.1, framed over UART0 (see the top) ---------
+const BR_START = 0xa5, BR_HELLO = 0, BR_OPEN = 1, BR_DATA = 2, BR_CLOSE = 3, BR_ACK = 4;
+const BRIDGE_LIMIT = 5; // connections open at once: lwIP's MEMP_NUM_TCP_PCB on the Pico W
+const BRIDGE_FRAME = 1024; // the largest DATA frame to the chip
+const BRIDGE_HIGH = 16384, BRIDGE_LOW = 4096; // a phone's bytes waiting for the chip: stop / go on reading it
+const bridge = {
+  ready: false, window: 0, baud: 0, conns: new Map(), waiting: [], cur: null, curAt: 0, feeding: false,
+  alarm: null, next: 1, rr: 0, rx: { at: 0, head: [0, 0, 0, 0, 0], payload: null, got: 0 },
+  stats: { fifo_full: 0, opened: 0, to_chip: 0, from_chip: 0, lost: 0, hellos: 0, waited: 0, peak: 0 },
+  recent: [], // the last BRIDGE_RECENT connections, their times in emulated ms (see chipMs)
+};
+const BRIDGE_RECENT = 64;
+function chipMs() { return Math.round((state.emulatedBefore + nowNs()) / 1e3) / 1e3; }
+
+function byteNs() { return 10 * 1e9 / (bridge.baud || 1e6); }
+
+// Every connection the chip knew is gone (a reset, a soft reset): their phones see the connection close.
+function bridgeDropAll() {
+  for (const c of bridge.conns.values()) { c.chipClosed = true; c.sock.destroy(); }
+  bridge.conns.clear();
+  bridge.cur = null; bridge.curAt = 0;
+}
+
+function wireBridge() {
+  const uart = mcu.uart[0];
+  bridge.ready = false; bridge.feeding = false;
+  bridge.rx.at = 0;
+  bridgeDropAll();
+  bridge.alarm = sim.clock.createAlarm(bridgeFeed);
+  // rp2040js sets the TX interrupt on every check (its TX FIFO is always empty), and the rp2 driver
+  // enables it: the core would take the interrupt again and again. The FIFO never fills here, so the
+  // driver's write() puts every byte straight into it; the interrupt stays off.
+  uart.checkInterrupts = () => mcu.setInterrupt(uart.irq, !!(uart.interruptStatus & uart.interruptMask & ~(1 << 5)));
+  uart.onBaudRateChange = (baud) => { bridge.baud = baud; };
+  uart.onByte = (b) => bridgeByte(b);
+}
+
+function bridgeKick() {
+  if (!bridge.ready || bridge.feeding) return;
+  bridge.feeding = true;
+  bridge.alarm.schedule(byteNs());
+}
+
+// One byte to the chip's RX per byte time, while there is one to send and the FIFO has room.
+function bridgeFeed() {
+  bridge.feeding = false;
+  if (!bridge.ready) return;
+  const uart = mcu.uart[0];
+  if (!uart.rxFIFO.full) {
+    if (!bridge.cur || bridge.curAt >= bridge.cur.length) {
+      bridge.cur = bridgeNextFrame(); bridge.curAt = 0;
+      if (!bridge.cur) return;
+    }
+    uart.feedByte(bridge.cur[bridge.curAt++]);
+    bridge.stats.to_chip++;
+    if (bridge.curAt === bridge.cur.length && bridge.cur.log) bridge.cur.log.fed_ms = chipMs();
+  } else bridge.stats.fifo_full++;
+  bridge.feeding = true;
+  bridge.alarm.schedule(byteNs());
+}
+
+function frame(kind, id, length, payload) {
+  const f = Buffer.alloc(5 + (payload ? payload.length : 0));
+  f[0] = BR_START; f[1] = kind; f[2] = id; f.writeUInt16BE(length, 3);
+  if (payload) payload.copy(f, 5);
+  return f;
+}
+
+// The next frame, connections in turn: an OPEN, DATA within the window, the phone's CLOSE after its data.
+function bridgeNextFrame() {
+  const conns = [...bridge.conns.values()];
+  for (let k = 0; k < conns.length; k++) {
+    const c = conns[(bridge.rr + k) % conns.length];
+    if (c.chipClosed) continue;
+    let f = null;
+    if (!c.opened) { c.opened = true; f = frame(BR_OPEN, c.id, c.port); }
+    else if (c.pendingBytes && c.credit > 0) {
+      const n = Math.min(c.pendingBytes, c.credit, BRIDGE_FRAME);
+      const data = Buffer.alloc(n);
+      let at = 0;
+      while (at < n) {
+        const piece = c.pending[0];
+        const take = Math.min(piece.length, n - at);
+        piece.copy(data, at, 0, take);
+        at += take;
+        if (take === piece.length) c.pending.shift(); else c.pending[0] = piece.subarray(take);
+      }
+      c.pendingBytes -= n; c.credit -= n;
+      if (c.paused && c.pendingBytes < BRIDGE_LOW) { c.paused = false; c.sock.resume(); }
+      f = frame(BR_DATA, c.id, n, data);
+      f.log = c.log; // its last byte's time: fed_ms
+    } else if (c.tcpEnded && !c.closeSent && !c.pendingBytes) { c.closeSent = true; f = frame(BR_CLOSE, c.id, 0); }
+    if (f) { bridge.rr = (bridge.rr + k + 1) % conns.length; return f; }
+  }
+  return null;
+}
+
+function bridgeByte(b) {
+  bridge.stats.from_chip++;
+  const rx = bridge.rx;
+  if (rx.at === 0) { if (b === BR_START) rx.at = 1; else bridge.stats.lost++; return; }
+  if (rx.at < 5) {
+    rx.head[rx.at++] = b;
+    if (rx.at < 5) return;
+    const kind = rx.head[1], length = (rx.head[3] << 8) | rx.head[4];
+    if ((kind === BR_DATA || kind === BR_HELLO) && length) { rx.payload = Buffer.alloc(length); rx.got = 0; return; }
+    rx.payload = null;
+  } else {
+    rx.payload[rx.got++] = b;
+    if (rx.got < rx.payload.length) return;
+  }
+  rx.at = 0;
+  bridgeFrame(rx.head[1], rx.head[2], (rx.head[3] << 8) | rx.head[4], rx.payload);
+}
+
+function bridgeFrame(kind, id, length, payload) {
+  const c = bridge.conns.get(id);
+  if (kind === BR_HELLO) {
+    bridgeDropAll();
+    bridge.window = payload ? payload.readUInt16BE(0) : 512;
+    bridge.ready = true;
+    bridge.stats.hellos++;
+    bridge.baud = mcu.uart[0].baudRate;
+    state.console += `\n[pico-sim: the phones' bridge is up: ${bridge.baud} baud, window ${bridge.window}]\n`;
+    bridgeAdmit();
+  } else if (!c) {
+    return; // a connection the host has let go of (its TCP socket closed, or a reset)
+  } else if (kind === BR_DATA) {
+    if (c.log.answer_ms === null) c.log.answer_ms = chipMs();
+    c.log.bytes_out += payload.length;
+    if (!c.sock.destroyed && c.sock.writable) c.sock.write(payload);
+  } else if (kind === BR_ACK) {
+    c.credit += length;
+    bridgeKick();
+  } else if (kind === BR_CLOSE) {
+    c.chipClosed = true;
+    c.log.closed_ms = chipMs();
+    c.pending = []; c.pendingBytes = 0;
+    bridge.conns.delete(id);
+    if (!c.sock.destroyed) c.sock.end();
+    bridgeAdmit();
+  }
+}
+
+// Open the waiting connections while fewer than BRIDGE_LIMIT are open.
+function bridgeAdmit() {
+  while (bridge.ready && bridge.conns.size < BRIDGE_LIMIT && bridge.waiting.length) {
+    const sock = bridge.waiting.shift();
+    if (sock.destroyed) continue;
+    let id = bridge.next;
+    while (bridge.conns.has(id)) id = id % 255 + 1;
+    bridge.next = id % 255 + 1;
+    const c = { id, sock, port: sock.remotePort || 0, pending: [], pendingBytes: 0, credit: bridge.window, opened: false,
+      tcpEnded: false, closeSent: false, chipClosed: false, paused: false,
+      log: { port: sock.remotePort || 0, id, accepted_ms: sock.acceptedMs, opened_ms: chipMs(), data_ms: null,
+        answer_ms: null, fed_ms: null, closed_ms: null, bytes_in: 0, bytes_out: 0 } };
+    bridge.recent.push(c.log);
+    if (bridge.recent.length > BRIDGE_RECENT) bridge.recent.shift();
+    bridge.conns.set(id, c);
+    bridge.stats.opened++;
+    bridge.stats.peak = Math.max(bridge.stats.peak, bridge.conns.size);
+    sock.on('data', (d) => {
+      if (c.chipClosed) return;
+      if (c.log.data_ms === null) c.log.data_ms = chipMs();
+      c.pending.push(d); c.pendingBytes += d.length; c.log.bytes_in += d.length;
+      if (c.pendingBytes > BRIDGE_HIGH && !c.paused) { c.paused = true; sock.pause(); }
+      bridgeKick();
+    });
+    sock.on('end', () => { c.tcpEnded = true; bridgeKick(); });
+    sock.on('close', () => { c.tcpEnded = true; bridgeKick(); });
+    sock.resume();
+  }
+  bridgeKick();
+}
+
+function startPhones() {
+  const phones = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (sock) => {
+    sock.setNoDelay(true);
+    sock.acceptedMs = chipMs();
+    sock.on('error', () => {});
+    if (bridge.conns.size >= BRIDGE_LIMIT || !bridge.ready) bridge.stats.waited++;
+    bridge.waiting.push(sock);
+    bridgeAdmit();
+  });
+  phones.listen(opts.http, '127.0.0.1', () => console.log(`pico-sim: phones on ${phones.address().port}`));
+}
+
 function boot(reason) {
   if (sim) { state.emulatedBefore += sim.clock.nanos; sim.stop(); }
   sim = new Simulator();
@@ -399,6 +612,7 @@ function boot(reason) {
   wireButtons();
   wirePWM();
   wireUSB();
+  wireBridge();
   // rp2040js keeps the watchdog only in its peripheral map (0x40058000)
   const watchdog = mcu.peripherals[0x40058];
   watchdog.onWatchdogTrigger = () => {
@@ -419,7 +633,7 @@ function status() {
   const emulatedMs = (state.emulatedBefore + nowNs()) / 1e6;
   const wallMs = Date.now() - state.wallStart;
   return {
-    boots: state.boots, resets: state.resets, emulated_ms: Math.round(emulatedMs), wall_ms: wallMs,
+    boots: state.boots, resets: state.resets, emulated_ms: Math.round(emulatedMs), chip_ms: chipMs(), wall_ms: wallMs,
     uptime_ms: Math.round(nowNs() / 1e6), speed: Math.round(1000 * emulatedMs / Math.max(1, wallMs)) / 1000,
     panel: { on: oled.on, contrast: oled.contrast, inverted: oled.inverted, all_on: oled.allOn,
       addressing: ['horizontal', 'vertical', 'page', 'page'][oled.mode], columns: [oled.colStart, oled.colEnd],
@@ -427,7 +641,8 @@ function status() {
       charge_pump: oled.chargePump, frames: oled.frames, data_bytes: oled.dataBytes, commands: oled.commands,
       last_frame: oled.lastFrame, pixels: Buffer.from(oled.pixels()).toString('base64') },
     buzzer: state.buzzer, tones: state.tones, buttons: state.buttons, flash: state.flash,
-    last_press: state.lastPress, busy_ms: Math.round(state.busyCycles * NS_PER_CYCLE / 1e3) / 1e3,
+    last_press: state.lastPress, bridge: { ready: bridge.ready, baud: bridge.baud, open: bridge.conns.size,
+      waiting: bridge.waiting.length, ...bridge.stats, recent: bridge.recent }, busy_ms: Math.round(state.busyCycles * NS_PER_CYCLE / 1e3) / 1e3,
     console: state.console.slice(-4000),
   };
 }
@@ -471,6 +686,7 @@ const server = http.createServer(async (req, res) => {
 });
 server.listen(opts.port, '127.0.0.1', () => {
   console.log(`pico-sim: listening on ${server.address().port}`);
+  if (opts.http !== undefined) startPhones();
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { saveFlash(); process.exit(0); });
 process.on('exit', () => { if (flashDirty) saveFlash(); });

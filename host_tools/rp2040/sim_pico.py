@@ -1,16 +1,19 @@
 """`make sim-pico`: the whole box on an emulated Pico W (rp2040js), the real firmware and board code.
 
     python host_tools/rp2040/sim_pico.py [--src MICROPYTHON_SRC] [--firmware-dir build/firmware]
-                                         [--port 8090] [--fresh] [--settings FILE] [--echo]
+                                         [--port 8090] [--http-port 8091] [--fresh] [--settings FILE]
+                                         [--echo]
 
 The chip runs MicroPython's own RPI_PICO_W firmware (firmware.py --stock: what a maker flashes),
 with the flash laid out as `make deploy` leaves it: the bundle (bundle.py: main.py, the .mpy files,
 settings.json, the page) and the SSD1306 driver that deploy installs with mip (lib/ssd1306.mpy,
 compiled here from the source tree's micropython-lib), on the littlefs at 0x12C000. One difference:
 the radio (sim_board.py, installed as board.mpy, with the bundle's board.mpy beside it as
-pico_w.mpy): rp2040js has no Wi-Fi chip, so no phone can join yet. pico_sim.mjs models the rest
-(the SSD1306 on I2C0, the buttons with bounce, the buzzer's PWM, the watchdog, flash erase and
-program) and serves the box's panel and buttons on http://127.0.0.1:PORT/.
+pico_w.mpy): rp2040js has no Wi-Fi chip, so phones reach the box through a socket bridge over the
+chip's UART0 instead (uart_sockets.py, installed as the chip's socket module; pico_sim.mjs holds the
+phones' TCP connections on http://127.0.0.1:HTTP_PORT/). pico_sim.mjs models the rest (the SSD1306
+on I2C0, the buttons with bounce, the buzzer's PWM, the watchdog, flash erase and program) and
+serves the box's panel and buttons on http://127.0.0.1:PORT/.
 
 The flash image is build/sim-pico/flash.bin: saves stay in it across resets and across runs, until
 the firmware or the bundle changes (then it starts afresh, as a board does after a new deploy and
@@ -22,6 +25,7 @@ next to it (OUT/stock-RPI_PICO_W/mip/ssd1306.py); without, both must be there fr
 
 import argparse
 import hashlib
+import http.client
 import json
 import os
 import shutil
@@ -79,7 +83,8 @@ def build_parts(src, firmware_dir):
 
 def stage(work, driver, settings_file=None):
     """The littlefs tree: the bundle as deploy writes it, the mip-installed driver, and the radio's
-    difference (sim_board.py as board.mpy, the bundle's board.mpy as pico_w.mpy)."""
+    difference (sim_board.py as board.mpy, the bundle's board.mpy as pico_w.mpy, the socket bridge
+    uart_sockets.mpy)."""
     made = work / "bundle"
     bundle.build_bundle(made, "pico_w", settings_file)
     tree = work / "tree"
@@ -88,6 +93,7 @@ def stage(work, driver, settings_file=None):
     shutil.copytree(made, tree)
     (tree / "board.mpy").rename(tree / "pico_w.mpy")
     build.compile_file(HERE / "sim_board.py", tree / "board.mpy", "board.py")
+    build.compile_file(HERE / "uart_sockets.py", tree / "uart_sockets.mpy", "uart_sockets.py")
     (tree / "lib").mkdir(exist_ok=True)
     build.compile_file(driver, tree / "lib" / "ssd1306.mpy", "ssd1306.py")
     return tree
@@ -130,22 +136,27 @@ def node_modules():
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=HERE, check=True)
 
 
-def command(flash, port, echo=False):
+def command(flash, port, echo=False, http_port=None):
     cmd = ["node", str(HERE / "pico_sim.mjs"), "--flash", str(flash), "--port", str(port)]
+    if http_port is not None:
+        cmd += ["--http", str(http_port)]
     return cmd + (["--echo"] if echo else [])
 
 
 class Emulator:
-    """A running pico_sim.mjs on a free port (what the smoke test and bench_pico.py drive)."""
+    """A running pico_sim.mjs on a free port (what the smoke test and bench_pico.py drive), and
+    the phones' port (`http_port`, also free) where its socket bridge takes their connections."""
 
     def __init__(self, flash, log):
         self.log = open(log, "w+b")  # noqa: SIM115
-        self.proc = subprocess.Popen(command(flash, 0), stdout=subprocess.PIPE, stderr=self.log)
+        self.proc = subprocess.Popen(command(flash, 0, http_port=0), stdout=subprocess.PIPE, stderr=self.log)
         line = self.proc.stdout.readline().decode()
-        if not line.startswith("pico-sim: listening on "):
+        phones = self.proc.stdout.readline().decode()
+        if not line.startswith("pico-sim: listening on ") or not phones.startswith("pico-sim: phones on "):
             self.stop()
-            raise SimError("the emulator did not start (%r); see %s" % (line, log))
+            raise SimError("the emulator did not start (%r, %r); see %s" % (line, phones, log))
         self.port = int(line.split()[-1])
+        self.http_port = int(phones.split()[-1])
 
     def _call(self, path, body=None):
         data = None if body is None else json.dumps(body).encode()
@@ -159,6 +170,36 @@ class Emulator:
 
     def press(self, button, ms):
         return self._call("/press", {"button": button, "ms": ms})
+
+    def phone(self, method, path, body=None, token=None, timeout=60):
+        """A phone's request through the socket bridge: (status, the answer's JSON or bytes, the
+        phone's TCP port, by which status()["bridge"]["recent"] times the connection in chip time)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=timeout)
+        try:
+            headers = {"Connection": "close"}
+            if token:
+                headers["X-Seat-Token"] = token
+            data = None
+            if body is not None:
+                data = json.dumps(body).encode()
+                headers["Content-Type"] = "application/json"
+            conn.connect()
+            port = conn.sock.getsockname()[1]
+            conn.request(method, path, data, headers)
+            r = conn.getresponse()
+            raw = r.read()
+            kind = r.getheader("Content-Type") or ""
+            return r.status, json.loads(raw) if kind.startswith("application/json") else raw, port
+        finally:
+            conn.close()
+
+    def connection(self, port):
+        """The bridge's record of a phone's connection (chip-time ms: accepted_ms, opened_ms, answer_ms,
+        closed_ms; bytes_in, bytes_out), or None."""
+        for c in reversed(self.status()["bridge"]["recent"]):
+            if c["port"] == port:
+                return c
+        return None
 
     def alive(self):
         return self.proc.poll() is None
@@ -175,6 +216,7 @@ def main(argv=None):
     parser.add_argument("--src", default=os.environ.get("MICROPYTHON_SRC") or None)
     parser.add_argument("--firmware-dir", default=str(build.ROOT / "build" / "firmware"))
     parser.add_argument("--port", type=int, default=8090)
+    parser.add_argument("--http-port", type=int, default=8091, help="where phones connect (the bridge)")
     parser.add_argument("--settings", default=os.environ.get("TIDEBOX_SETTINGS") or None)
     parser.add_argument("--fresh", action="store_true", help="start from an empty /data (no saves)")
     parser.add_argument("--echo", action="store_true", help="print the USB console")
@@ -190,9 +232,10 @@ def main(argv=None):
         print("sim-pico: %s" % e, file=sys.stderr)
         return 1
     node_modules()
-    print("sim-pico: the box on an emulated Pico W at http://127.0.0.1:%d/ (Ctrl-C stops it)" % args.port)
+    print("sim-pico: the box on an emulated Pico W at http://127.0.0.1:%d/, phones join at "
+          "http://127.0.0.1:%d/ (Ctrl-C stops it)" % (args.port, args.http_port))
     try:
-        return subprocess.run(command(flash, args.port, args.echo)).returncode
+        return subprocess.run(command(flash, args.port, args.echo, args.http_port)).returncode
     except KeyboardInterrupt:
         return 0
 
