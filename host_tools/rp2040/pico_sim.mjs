@@ -38,7 +38,10 @@
 //           once the chip has sent its CLOSE (the chip forgets it then).
 //     ACK   (4, chip -> host): the box has read `length` bytes of `id` (no payload).
 //   The host feeds the chip's RX one byte per 10 bit times at the baud rate the firmware set (8N1),
-//   in emulated time, and only while the 32-byte RX FIFO has room: no byte is dropped. The chip's
+//   in emulated time, and only while the 32-byte RX FIFO has room: no byte is dropped. The UART's
+//   receive interrupts are the PL011's, not rp2040js's one per byte: rp2040js's RPUART is patched
+//   (PL011RX below, a small subclass each UART instance is switched to) with the RX FIFO's trigger
+//   level from UARTIFLS and the receive timeout after 32 idle bit periods. The chip's
 //   bytes arrive as it writes them (TX takes no line time: rp2040js's TX FIFO never fills). At
 //   most 5 connections are open at once (lwIP's TCP limit on the Pico W); later ones wait, in the
 //   order they came, unread. A phone's socket is not read while more than BRIDGE_HIGH bytes of it
@@ -53,6 +56,10 @@
 //   POST /console     {"text": "..."}              bytes to the USB REPL (\u0003 is Ctrl-C)
 //   POST /reset       power cycle (the flash is kept)
 //   POST /cut         {"op": 2, "fraction": 0.5}: power cut half-way through the 2nd flash operation
+//   POST /monitor     the bench's monitors start afresh (status's loop and heap_low; see "what the
+//                     bench reads" below: the reader loop's passes, the core's busy stretches, the heap)
+//   GET  /profile     with PICO_SIM_PROFILE=1 in the environment: the PCs sampled every ~1,000 cycles
+//                     since the last call, {pc: count} (map them with the firmware's symbols)
 //
 //   node pico_sim.mjs --flash FLASH [--port 8090] [--http 8091] [--echo] [--seed N]
 // (--http: where phones connect, 127.0.0.1 only; 0: any free port; printed as "pico-sim: phones on
@@ -128,19 +135,21 @@ class SSD1306 {
     this.frames = 0; this.dataBytes = 0; this.commands = 0; this.txData = 0; this.lastFrame = null;
     this.expectControl = true;
   }
-  begin(now) { this.expectControl = true; this.txData = 0; this.txStart = now; }
+  begin(now) { this.expectControl = true; this.txData = 0; this.txStart = now; monitor.frameOpen = true; }
   byte(b) {
     if (this.expectControl) { this.co = b & 0x80; this.dc = b & 0x40; this.expectControl = false; return; }
     if (this.dc) this.data(b); else this.command(b);
     if (this.co) this.expectControl = true;
   }
   end(now) {
+    monitor.frameOpen = false;
     if (this.txData) {
       this.frames++;
       this.lastFrame = { at_ms: now / 1e6, bytes: this.txData, transfer_us: (now - this.txStart) / 1e3 };
     }
   }
   data(b) {
+    monitorFrameByte();
     this.ram[this.page * 128 + this.col] = b;
     this.dataBytes++; this.txData++;
     if (this.mode === 0) {
@@ -213,15 +222,22 @@ function later(ns, fn) { sim.clock.createAlarm(fn).schedule(ns); }
 function hookCore() {
   const core = mcu.core;
   const execute = core.executeInstruction.bind(core);
+  let runStart = 0, runEnd = 0;
   core.executeInstruction = () => {
+    const t = sim.clock.nanos;
+    if (t > runEnd + 1000) { stretchEnded(runStart, runEnd); runStart = t; } // the core slept in between
     const pc = core.PC;
-    if (pc === ROM_ERASE || pc === ROM_PROGRAM) { const c = flashOp(core, pc === ROM_ERASE); state.busyCycles += c; return c; }
-    const c = execute();
+    let c;
+    if (pc === ROM_ERASE || pc === ROM_PROGRAM) c = flashOp(core, pc === ROM_ERASE);
+    else c = execute();
+    if (profile && (profile.n += c) >= 997) { profile.n = 0; const k = pc >>> 0; profile.pcs.set(k, (profile.pcs.get(k) || 0) + 1); }
     state.busyCycles += c;
+    runEnd = t + c * NS_PER_CYCLE;
     return c;
   };
 }
 
+let profile = process.env.PICO_SIM_PROFILE ? { n: 0, pcs: new Map() } : null;
 // POST /cut {"op": n, "fraction": f}: the n-th erase or program from now gets only the first
 // fraction f of its bytes done (an erase sets them to 0xFF, a program clears its bits), then the
 // power goes: the chip restarts from the flash as that left it.
@@ -256,6 +272,7 @@ function flashOp(core, erase) {
     state.flash.programs++;
   }
   state.flash.busy_ms += ms;
+  monitorFlash();
   flashChanged();
   core.PC = core.LR & ~1; // return from the ROM function
   return Math.round(ms * 1e6 / NS_PER_CYCLE);
@@ -346,12 +363,13 @@ function press(name, ms) {
     return t;
   };
   state.buttons[name] = true;
+  monitor.holding++; monitor.hold++;
   state.lastPress = { button: name, at_ms: nowNs() / 1e6 };
   bounce(false, 0);
   const up = Math.max(ms, BOUNCE_MS + 1);
   state.lastPress.release_ms = state.lastPress.at_ms + up;
   const end = bounce(true, up);
-  later(end * 1e6, () => { state.buttons[name] = false; });
+  later(end * 1e6, () => { state.buttons[name] = false; monitor.holding--; });
 }
 
 function wirePWM() {
@@ -433,12 +451,186 @@ function wireBridge() {
   bridge.rx.at = 0;
   bridgeDropAll();
   bridge.alarm = sim.clock.createAlarm(bridgeFeed);
-  // rp2040js sets the TX interrupt on every check (its TX FIFO is always empty), and the rp2 driver
-  // enables it: the core would take the interrupt again and again. The FIFO never fills here, so the
-  // driver's write() puts every byte straight into it; the interrupt stays off.
-  uart.checkInterrupts = () => mcu.setInterrupt(uart.irq, !!(uart.interruptStatus & uart.interruptMask & ~(1 << 5)));
   uart.onBaudRateChange = (baud) => { bridge.baud = baud; };
   uart.onByte = (b) => bridgeByte(b);
+}
+
+// --- what the bench reads from outside the chip (nothing here changes what the firmware does) -------
+// - the reader loop's passes: tidebox's reader loop feeds the watchdog every 8th pass (a write of
+//   its LOAD register), whatever the box does; and while a button is held, every pass reads the
+//   buttons' pins (SIO GPIO_IN), which a pass with nothing held skips. Both give intervals in chip
+//   time: feed to feed (8 passes) always, pass to pass while the host holds a button. Each interval
+//   is flagged when a flash erase or program, or a byte of a frame to the OLED, fell within it.
+// - the heap: MicroPython's GC keeps 2 bits a 16-byte block in its allocation table (free, head,
+//   tail, mark) at the start of its area; the area's pointers (table start, its length, the pool's
+//   start and end) are found in RAM once gc_init has set them, and the table is read every
+//   HEAP_SAMPLE_MS of chip time: the free bytes (what gc.mem_free() says then, garbage not collected
+//   yet counted as used) and the largest run of free blocks, their lowest values kept.
+const HEAP_SAMPLE_MS = 2;
+function newWindows() { return { all: 0, flash: 0, frame: 0, n: 0, flash_n: 0, frame_n: 0, worst_at_ms: 0 }; }
+const monitor = { feeds: newWindows(), passes: newWindows(), lastFeed: null, lastRead: null, lastPass: null,
+  feedFlash: false, feedFrame: false, passFlash: false, passFrame: false, frameOpen: false, hold: 0, holding: 0,
+  heap: null, heapLow: null, heapArea: null, stretches: [], runFlash: false, runFrame: false, runPhones: false };
+function monitorReset() {
+  monitor.feeds = newWindows(); monitor.passes = newWindows(); monitor.stretches = [];
+  monitor.heapLow = monitor.heap ? { ...monitor.heap, at_ms: chipMs() } : null;
+}
+function windowed(w, ms, flash, frame) {
+  w.n++;
+  if (ms > w.all) { w.all = ms; w.worst_at_ms = chipMs(); }
+  if (flash) { w.flash_n++; w.flash = Math.max(w.flash, ms); }
+  if (frame) { w.frame_n++; w.frame = Math.max(w.frame, ms); }
+}
+function monitorFlash() { monitor.feedFlash = monitor.passFlash = monitor.runFlash = true; }
+function monitorFrameByte() { monitor.feedFrame = monitor.passFrame = monitor.runFrame = true; }
+// - the core's busy stretches: from the first instruction after a sleep (WFE/WFI: asyncio waiting
+//   for its next task) to the last before the next one, flash stalls included. The longest ones
+//   (5 ms and more) are kept with what fell within them (a flash operation, a frame's bytes, a
+//   phone's connection open on the bridge): a pass of the reader loop that does more than look
+//   at the buttons (a press's frame, a save, a Pearl Reach rival's move) is one of them.
+const STRETCH_MIN_MS = 5, STRETCHES = 200;
+function stretchEnded(start, end) {
+  const ms = (end - start) / 1e6;
+  if (ms >= STRETCH_MIN_MS) {
+    monitor.stretches.push({ at_ms: Math.round((state.emulatedBefore + start) / 1e3) / 1e3, ms: Math.round(ms * 1000) / 1000,
+      flash: monitor.runFlash, frame: monitor.runFrame, phones: monitor.runPhones || bridge.conns.size > 0 });
+    if (monitor.stretches.length > STRETCHES) monitor.stretches.shift();
+  }
+  monitor.runFlash = monitor.runFrame = monitor.frameOpen; monitor.runPhones = bridge.conns.size > 0;
+}
+function wireMonitor() {
+  monitor.lastFeed = monitor.lastRead = monitor.lastPass = null; monitor.heapArea = null;
+  const watchdog = mcu.peripherals[0x40058];
+  const write = watchdog.writeUint32.bind(watchdog);
+  watchdog.writeUint32 = (offset, value) => {
+    if (offset === 4) { // LOAD: a feed
+      const now = nowNs();
+      if (monitor.lastFeed !== null) windowed(monitor.feeds, (now - monitor.lastFeed) / 1e6, monitor.feedFlash, monitor.feedFrame);
+      monitor.lastFeed = now; monitor.feedFlash = false; monitor.feedFrame = monitor.frameOpen;
+    }
+    write(offset, value);
+  };
+  const sio = mcu.sio;
+  const read = sio.readUint32.bind(sio);
+  sio.readUint32 = (offset) => {
+    if (offset === 4 && monitor.holding) { // GPIO_IN while the host holds a button: a full read of the pins
+      const now = nowNs();
+      if (monitor.lastRead === null || now - monitor.lastRead > 2e6) { // a new pass (a read takes ~0.3 ms)
+        if (monitor.lastPass !== null && monitor.lastPass.hold === monitor.hold) {
+          windowed(monitor.passes, (now - monitor.lastPass.at) / 1e6, monitor.passFlash, monitor.passFrame);
+        }
+        monitor.lastPass = { at: now, hold: monitor.hold }; monitor.passFlash = false; monitor.passFrame = monitor.frameOpen;
+      }
+      monitor.lastRead = now;
+    }
+    return read(offset);
+  };
+  const alarm = sim.clock.createAlarm(() => { heapSample(); alarm.schedule(HEAP_SAMPLE_MS * 1e6); });
+  alarm.schedule(HEAP_SAMPLE_MS * 1e6);
+}
+// The GC area: gc_alloc_table_start, its byte length L, (the finaliser's and weak references' tables,)
+// gc_pool_start = gc_pool_end - 64 L, gc_pool_end, consecutive words of mp_state_ctx.mem.area.
+function findHeapArea() {
+  const RAM = 0x20000000, TOP = 0x20042000;
+  const w = (a) => mcu.readUint32(a) >>> 0;
+  for (let a = RAM; a < RAM + 0x10000; a += 4) {
+    const atb = w(a), len = w(a + 4);
+    if (atb < RAM || atb >= TOP || len < 256 || len > 0x4000) continue;
+    for (let k = 2; k <= 4; k++) {
+      const start = w(a + 4 * k), end = w(a + 4 * k + 4);
+      if (end > RAM && end <= TOP && start === end - 64 * len && start >= atb + len) return { atb, len, start, end };
+    }
+  }
+  return null;
+}
+function heapSample() {
+  if (!monitor.heapArea) { monitor.heapArea = findHeapArea(); if (!monitor.heapArea) return; }
+  const { atb, len } = monitor.heapArea;
+  let free = 0, run = 0, largest = 0;
+  for (let i = 0; i < len; i++) {
+    const byte = mcu.readUint8(atb + i);
+    if (byte === 0) { free += 4; run += 4; if (run > largest) largest = run; continue; }
+    for (let j = 0; j < 4; j++) {
+      if (((byte >> (2 * j)) & 3) === 0) { free++; run++; if (run > largest) largest = run; } else run = 0;
+    }
+  }
+  const h = { free: free * 16, largest_free: largest * 16, pool: len * 64 };
+  monitor.heap = h;
+  const low = monitor.heapLow;
+  if (!low) monitor.heapLow = { ...h, at_ms: chipMs(), largest_at_ms: chipMs() };
+  else {
+    if (h.free < low.free) { low.free = h.free; low.at_ms = chipMs(); }
+    if (h.largest_free < low.largest_free) { low.largest_free = h.largest_free; low.largest_at_ms = chipMs(); }
+  }
+}
+
+// --- the PL011's receive interrupts (both UARTs) -------------------------------------------------
+// rp2040js's RPUART raises RXINTR for every byte fed to it (it has no trigger level and no receive
+// timeout), so every byte of a phone's request would interrupt the core and wake asyncio's poll
+// loop. PL011RX, a small subclass of it that each UART instance is switched to at boot, models the
+// receive side as the PL011 (ARM DDI 0183) has it:
+// - UARTIFLS (0x34, reset 0x12) is kept; RXIFLSEL (bits 5:3) sets the trigger level: 1/8, 1/4, 1/2,
+//   3/4, 7/8 of the 32-byte FIFO (4, 8, 16, 24, 28 bytes; 1 with the FIFOs off, LCR_H.FEN = 0).
+//   MicroPython's rp2 driver sets 1/8 at init (pico-sdk's uart_set_irqs_enabled) and 3/4 when an
+//   IRQ_RXIDLE trigger is asked for with UART.irq() (machine_uart.c, uart_set_irq_level).
+// - RXINTR (bit 4) is set when a received byte brings the FIFO to the level or above, and cleared
+//   by reading the FIFO below the level or by UARTICR.
+// - RTINTR (bit 6, the receive timeout) is set when the FIFO is not empty and no byte has arrived
+//   for 32 bit periods (at the baud rate set), cleared when the FIFO is read empty or by UARTICR.
+// - TXINTR: rp2040js sets it on every check (its TX FIFO never fills, so it is always at or below
+//   its level), and the rp2 driver enables it; the core would take that interrupt again and again.
+//   The driver's write() puts every byte straight into the FIFO here, so it is kept in UARTRIS as
+//   before but not raised on the interrupt line.
+const UART_DR = 0x0, UART_IFLS = 0x34, UART_RXINTR = 1 << 4, UART_TXINTR = 1 << 5, UART_RTINTR = 1 << 6;
+const UART_RX_LEVELS = [4, 8, 16, 24, 28, 28, 28, 28];
+let PL011RX = null;
+function modelPL011RX(uart) {
+  if (!PL011RX) {
+    const RPUART = Object.getPrototypeOf(uart).constructor;
+    PL011RX = class extends RPUART {
+      get rxLevel() { return this.fifosEnabled ? UART_RX_LEVELS[(this.ifls >> 3) & 7] : 1; }
+      checkInterrupts() {
+        this.interruptStatus |= UART_TXINTR;
+        const on = !!(this.interruptStatus & this.interruptMask & ~UART_TXINTR);
+        if (on && !this.lineUp) this.raised++; // the line's rising edges: the interrupts the core takes
+        this.lineUp = on;
+        this.rp2040.setInterrupt(this.irq, on);
+      }
+      feedByte(value) {
+        this.rxFIFO.push(value);
+        this.rxBytes++;
+        if (this.rxFIFO.itemCount >= this.rxLevel) this.interruptStatus |= UART_RXINTR;
+        this.rtAlarm.schedule(32 * 1e9 / (this.baudRate || 115200)); // restarted by every byte received
+        this.checkInterrupts();
+      }
+      rxTimeout() {
+        if (this.rxFIFO.empty) return;
+        this.interruptStatus |= UART_RTINTR;
+        this.rxTimeouts++;
+        this.checkInterrupts();
+      }
+      readUint32(offset) {
+        if (offset === UART_IFLS) return this.ifls;
+        if (offset !== UART_DR) return super.readUint32(offset);
+        const value = this.rxFIFO.pull();
+        if (this.rxFIFO.itemCount < this.rxLevel) this.interruptStatus &= ~UART_RXINTR;
+        if (this.rxFIFO.empty) this.interruptStatus &= ~UART_RTINTR;
+        this.checkInterrupts();
+        return value;
+      }
+      writeUint32(offset, value) {
+        if (offset !== UART_IFLS) return super.writeUint32(offset, value);
+        this.ifls = value & 0x3f;
+        if (this.rxFIFO.itemCount >= this.rxLevel) this.interruptStatus |= UART_RXINTR;
+        else this.interruptStatus &= ~UART_RXINTR;
+        this.checkInterrupts();
+      }
+    };
+  }
+  Object.setPrototypeOf(uart, PL011RX.prototype);
+  uart.ifls = 0x12;
+  uart.rxBytes = 0; uart.rxTimeouts = 0; uart.raised = 0; uart.lineUp = false;
+  uart.rtAlarm = sim.clock.createAlarm(() => uart.rxTimeout());
 }
 
 function bridgeKick() {
@@ -612,6 +804,10 @@ function boot(reason) {
   wireButtons();
   wirePWM();
   wireUSB();
+  monitor.holding = 0;
+  wireMonitor();
+  modelPL011RX(mcu.uart[0]);
+  modelPL011RX(mcu.uart[1]);
   wireBridge();
   // rp2040js keeps the watchdog only in its peripheral map (0x40058000)
   const watchdog = mcu.peripherals[0x40058];
@@ -642,7 +838,9 @@ function status() {
       last_frame: oled.lastFrame, pixels: Buffer.from(oled.pixels()).toString('base64') },
     buzzer: state.buzzer, tones: state.tones, buttons: state.buttons, flash: state.flash,
     last_press: state.lastPress, bridge: { ready: bridge.ready, baud: bridge.baud, open: bridge.conns.size,
-      waiting: bridge.waiting.length, ...bridge.stats, recent: bridge.recent }, busy_ms: Math.round(state.busyCycles * NS_PER_CYCLE / 1e3) / 1e3,
+      waiting: bridge.waiting.length, ...bridge.stats, recent: bridge.recent,
+      uart_rx_bytes: mcu.uart[0].rxBytes, uart_irqs: mcu.uart[0].raised, uart_rx_timeouts: mcu.uart[0].rxTimeouts }, busy_ms: Math.round(state.busyCycles * NS_PER_CYCLE / 1e3) / 1e3,
+    loop: { feeds: monitor.feeds, passes: monitor.passes, stretches: monitor.stretches }, heap: monitor.heap, heap_low: monitor.heapLow,
     console: state.console.slice(-4000),
   };
 }
@@ -679,6 +877,11 @@ const server = http.createServer(async (req, res) => {
     if (!b || !(b.op >= 1) || !(b.fraction >= 0 && b.fraction <= 1)) return json(400, { error: 'op >= 1 and 0 <= fraction <= 1' });
     cut = { op: Math.floor(b.op), fraction: b.fraction };
     json(200, { armed: cut });
+  } else if (req.method === 'GET' && url === '/profile' && profile) {
+    json(200, Object.fromEntries(profile.pcs)); profile.pcs = new Map();
+  } else if (req.method === 'POST' && url === '/monitor') {
+    monitorReset();
+    json(200, { reset: true });
   } else if (req.method === 'POST' && url === '/reset') {
     boot('power cycle');
     json(200, { boots: state.boots });

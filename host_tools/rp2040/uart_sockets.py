@@ -6,8 +6,13 @@
 # setblocking, setsockopt, bind, listen, accept (OSError EAGAIN when no connection waits), and the
 # connections' read, readinto and write (None: would block, as asyncio expects), close; and each
 # socket is an io.IOBase whose ioctl answers MP_STREAM_POLL, so select.poll and asyncio's IO queue
-# wait on it like on an lwIP socket. The UART is pumped whenever a socket is polled or read (the
-# poll loop calls ioctl on every pass; a received byte's interrupt wakes it).
+# wait on it like on an lwIP socket. The UART is pumped whenever a socket is polled or read and
+# uart.any() says bytes came (the poll loop calls ioctl for every waiting socket on every pass, and
+# the UART's receive interrupt wakes it). The receive interrupt is asked for with an IRQ_RXIDLE
+# trigger (no handler): the rp2 driver then sets the RX FIFO's trigger level to 3/4 (24 bytes)
+# instead of 1/8 (4), and the receive timeout (32 bit periods without a byte, 32 us at 1,000,000
+# baud) brings the rest, so a phone's 110-byte poll wakes the core about 6 times instead of 28. A
+# poll that finds nothing calls uart.any() once per socket and allocates nothing.
 #
 # The frames, both ways (the same in pico_sim.mjs):
 #   0xA5, kind, id, length (16 bits, big-endian), then `length` bytes of payload for DATA and HELLO
@@ -45,6 +50,7 @@ _BAUD = const(1_000_000)
 _RXBUF = const(512)  # the UART's receive ring (heap): bytes the chip holds before the FIFO backs up
 _TXBUF = const(32)  # its transmit ring: the emulator's TX FIFO never fills, so it stays empty
 _MAX_FRAME = const(65535)
+_CONNS = const(5)  # connections open at once (the host's limit, lwIP's on the Pico W): buffers kept
 _POLL = const(3)  # MP_STREAM_POLL
 _STREAM_CLOSE = const(4)  # MP_STREAM_CLOSE
 _RD = const(1)  # MP_STREAM_POLL_RD
@@ -84,6 +90,10 @@ class _Link:
     def __init__(self):
         self.uart = uart = machine.UART(0, baudrate=_BAUD, tx=machine.Pin(0), rx=machine.Pin(1),
                                         rxbuf=_RXBUF, txbuf=_TXBUF, timeout=0, timeout_char=0)
+        rxidle = getattr(machine.UART, "IRQ_RXIDLE", 0)
+        if rxidle:  # the FIFO's level at 24 bytes, the receive timeout for the rest (see the top)
+            uart.irq(handler=None, trigger=rxidle)
+        self.any = uart.any  # bound once: ioctl calls it on every poll
         self.head = bytearray(4)  # a frame's kind, id and length, as read
         self.out = bytearray(5)  # a frame's head, as sent
         self.scratch = bytearray(32)  # payload of a connection no longer here, read and dropped
@@ -93,6 +103,13 @@ class _Link:
         self.left = 0  # payload bytes of the current frame still to read
         self.conn = None  # ... and whose they are (None: dropped)
         self.lost = 0  # bytes that were not a frame's start (none on a link that drops nothing)
+        # The connections' receive buffers, made once: lwIP keeps a connection's bytes outside the
+        # heap, and a 512-byte block sought in a fragmented heap for every connection cost the box
+        # more than the rest of the bridge (the search, and the collections it brought on).
+        self.buffers = []
+        for _ in range(_CONNS):
+            b = bytearray(WINDOW)
+            self.buffers.append((b, memoryview(b)))
         n = uart.any()
         while n:  # what the host sent before a soft reset
             uart.readinto(self.scratch, min(n, 32))
@@ -184,8 +201,13 @@ class _Socket(io.IOBase):
         self.eof = False  # the phone will send nothing more
         self.lo = 0  # buf[lo:hi]: received, not read yet
         self.hi = 0
-        self.buf = bytearray(WINDOW) if cid else None
-        self.view = memoryview(self.buf) if cid else None
+        self.buf = self.view = None
+        if cid:
+            if link.buffers:
+                self.buf, self.view = link.buffers.pop()
+            else:  # never with the host's five at once
+                self.buf = bytearray(WINDOW)
+                self.view = memoryview(self.buf)
 
     def setblocking(self, flag):
         pass  # always non-blocking, as the box and asyncio use them
@@ -201,7 +223,8 @@ class _Socket(io.IOBase):
 
     def accept(self):
         link = self.link
-        link.pump()
+        if link.any():
+            link.pump()
         if not link.waiting:
             raise OSError(errno.EAGAIN)
         conn = link.waiting.pop(0)
@@ -214,7 +237,7 @@ class _Socket(io.IOBase):
             self.lo = self.hi = 0
 
     def readinto(self, buf, size=-1):
-        if self.lo == self.hi:
+        if self.lo == self.hi and self.link.any():
             self.link.pump()
         n = self.hi - self.lo
         if not n:
@@ -228,7 +251,7 @@ class _Socket(io.IOBase):
         return n
 
     def read(self, size=-1):
-        if self.lo == self.hi:
+        if self.lo == self.hi and self.link.any():
             self.link.pump()
         n = self.hi - self.lo
         if not n:
@@ -261,19 +284,21 @@ class _Socket(io.IOBase):
                 link.send(_CLOSE, self.id)
             if self in link.waiting:
                 link.waiting.remove(self)
+            if len(link.buffers) < _CONNS:
+                link.buffers.append((self.buf, self.view))
             self.buf = self.view = None
             self.lo = self.hi = 0
 
     def ioctl(self, req, arg):
         if req == _POLL:
             link = self.link
-            link.pump()
-            ready = 0
-            readable = link.waiting if self.listening else self.lo < self.hi or self.eof
-            if arg & _RD and (readable or self.closed):
+            if link.any():
+                link.pump()
+            if self.listening:
+                return _RD if arg & _RD and (link.waiting or self.closed) else 0
+            ready = arg & _WR
+            if arg & _RD and (self.lo < self.hi or self.eof or self.closed):
                 ready |= _RD
-            if arg & _WR and not self.listening:
-                ready |= _WR
             return ready
         if req == _STREAM_CLOSE:
             self.close()
