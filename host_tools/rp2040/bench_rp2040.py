@@ -58,7 +58,13 @@ ROWS = (
     ("seat_of", "seats.seat_of(token)"),
     ("button_loop", "one pass of the 10 ms button loop, nothing pressed"),
     ("button_loop_mean", "  the mean pass (the share of the core: / 10 ms)"),
+    ("button_loop_net", "  the same, less what timing it adds (the harness's wrappers, below)"),
+    ("button_loop_buttons", "  a pass that reads the buttons only (1 in 4)"),
+    ("button_loop_tick", "  a pass that also ticks the panel (every other)"),
+    ("button_loop_collect", "  a pass that also asks the idle collector (1 in 4; it may collect)"),
+    ("button_loop_harness", "  what the harness's timing wrappers add to each pass (taken off above)"),
     ("loop_sleep", "  the asyncio round trip (sleep_ms) that ends each pass"),
+    ("rival_move", "a Pearl Reach rival's move (sharp, four gatherers, every turn of a game)"),
 )
 
 
@@ -171,7 +177,7 @@ def parse(text):
     for line in text.splitlines():
         if line.startswith("OK"):
             line = line[2:]  # the raw REPL's acknowledgement precedes the script's first line
-        m = re.match(r"RESULT (\S+) median_us=([\d.]+) min_us=([\d.]+) max_us=([\d.]+) n=(\d+)", line)
+        m = re.match(r"RESULT (\S+) median_us=(-?[\d.]+) min_us=(-?[\d.]+) max_us=(-?[\d.]+) n=(\d+)", line)
         if m:
             found["results"][m.group(1)] = [float(m.group(i)) for i in (2, 3, 4)]
         m = re.match(r"HEAP (\S+) free=(\d+) alloc=(\d+)", line)
@@ -194,6 +200,12 @@ def table(runs):
         for kind in kinds:
             r = runs[kind]["results"].get(key)
             cells.append("%.2f" % (r[0] / 1000) if r else "-")
+        lines.append("| %s | %s |" % (label, " | ".join(cells)))
+    for key, label in (("rival_move", "  the slowest of them (goal: 200 ms)"),):
+        cells = []
+        for kind in kinds:
+            r = runs[kind]["results"].get(key)
+            cells.append("%.2f" % (r[2] / 1000) if r else "-")
         lines.append("| %s | %s |" % (label, " | ".join(cells)))
     for key, label in (("idle_poll", "heap allocated by one idle poll (B)"), ("seat_of", "by seat_of (B)"),
                        ("button_loop", "by one button-loop pass (B)")):

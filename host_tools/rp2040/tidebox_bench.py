@@ -129,7 +129,7 @@ def make_reader(box, board):
     return reader
 
 
-async def loop_passes(board, reader, collector, n, xs=None):
+async def loop_passes(board, reader, collector, n, xs=None, by_kind=None):
     """n passes of the box's reader loop (tidebox/running.py, what main.py runs), each ended by
     sleep_ms(0) instead of its 10 ms. xs, if given, gets each pass's time (us) without the sleep,
     for the passes that did not redraw; returns how many redrew (None without xs).
@@ -145,11 +145,13 @@ async def loop_passes(board, reader, collector, n, xs=None):
         return None
     ticks_ms = board.ticks_ms
     display = board.display
-    began = [0, 0]  # when the pass began (us), the frames drawn by then
+    began = [0, 0, 0]  # when the pass began (us), the frames drawn by then, the passes so far
     drawn = [0]
+    calibrating = []  # [list]: pass_ends records the wrappers' own cost there (below)
 
     def pass_begins():
         began[1] = display.frames
+        began[2] += 1
         began[0] = ticks_us()
         return ticks_ms()
 
@@ -158,7 +160,13 @@ async def loop_passes(board, reader, collector, n, xs=None):
         if display.frames != began[1]:
             drawn[0] += 1
         else:
+            if calibrating:
+                calibrating[0].append(dt)
+                return None
             xs.append(dt)
+            if by_kind is not None:  # the loop's own schedule (running.py): which steps the pass took
+                k = began[2]
+                by_kind["tick" if k & 1 else ("collect" if not k & 3 else "buttons")].append(dt)
         return asyncio.sleep_ms(0)
 
     board.ticks_ms = pass_begins
@@ -166,6 +174,20 @@ async def loop_passes(board, reader, collector, n, xs=None):
         await reader_loop(board, reader, collector, n, pass_ends)
     finally:
         board.ticks_ms = ticks_ms
+    if by_kind is not None:
+        # What the two wrappers add to each timed pass (a call each, the clock reads, the checks):
+        # the same pair with no pass between them. The old copy of the loop timed itself inline.
+        calibrating.append([])
+        for _ in range(50):
+            pass_begins()
+            pass_ends(0)
+        wrapped = med(calibrating.pop())
+        inline = []  # ... less the same clock reads made inline, as a pass makes them anyway
+        for _ in range(50):
+            t0 = ticks_us()
+            ticks_ms()
+            inline.append(ticks_diff(ticks_us(), t0))
+        by_kind["harness"] = [wrapped - med(inline)]
     return drawn[0]
 
 
@@ -290,9 +312,15 @@ def run():
     collector.start()
     reader.tick(board.ticks_ms())
     xs = []
-    drawn = asyncio.run(loop_passes(board, reader, collector, 200, xs))
+    by_kind = {"tick": [], "collect": [], "buttons": []}
+    drawn = asyncio.run(loop_passes(board, reader, collector, 200, xs, by_kind))
     report("button_loop", xs, extra="redraws_excluded=%d frames=%d" % (drawn, board.display.frames))
     report("button_loop_mean", [sum(xs) / len(xs)])  # passes alternate (the reader's tick every other)
+    harness = med(by_kind.pop("harness"))
+    report("button_loop_net", [x - harness for x in xs])  # the loop's own, the wrappers' cost taken off
+    for kind, times in by_kind.items():  # the passes apart: buttons alone, with the tick, with the collector
+        report("button_loop_" + kind, [x - harness for x in times])
+    report("button_loop_harness", [harness])
 
     async def sleeps(n):
         xs = []
@@ -315,7 +343,34 @@ def run():
     gc.enable()
     gc.collect()
     heap("end")
+    report("rival_move", time_rivals())
     print("DONE")
+
+
+def time_rivals():
+    """Every turn of a whole Pearl Reach game of four gatherers, each played as a sharp rival
+    plays it (rivals.choose: the thinking; the two moves it picks are applied untimed). The
+    dealing is seeded, so the game is the same every run."""
+    from tidebox.games.pearl_reach import rivals, rules
+
+    seed = [2024]
+
+    def below(n):  # a fixed linear congruential sequence in place of the board's random numbers
+        seed[0] = (seed[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        return seed[0] % n
+
+    state = rules.new_game(["Ada"], {"rivals": 3, "strength": "sharp"}, below)
+    xs = []
+    while not rules.is_over(state):
+        seat = rules.current(state)
+        gc.collect()
+        t0 = ticks_us()
+        shift, place = rivals.choose(state, seat, below, "sharp")
+        xs.append(ticks_diff(ticks_us(), t0))
+        if shift is not None:
+            rules.move(state, seat, "shift", shift)
+        rules.move(state, seat, "place", place)
+    return xs
 
 
 def mark(text):
