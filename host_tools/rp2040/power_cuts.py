@@ -16,14 +16,13 @@ then the phones' actions one by one, each answer noted (a 200 is the box's ackno
 saves before it answers) until the power goes. The chip restarts from the flash as the cut left
 it, and the checks are:
 - it boots (main.py runs: littlefs mounted; the rp2 port would format a filesystem it cannot
-  mount) and its console shows no error after the cut;
-- the save is not damaged: the box's splash shows no "Save damaged" (the panel), and the flash
-  read back on the host (read_lfs.py, the firmware's littlefs under the unix port) mounts, holds
-  /data/game.json as JSON, no game.json.bad (what the box makes of a damaged save) and no
-  crash.log;
+  mount), restarts for nothing but the cut, and its console shows no error after the cut;
+- the save is not damaged: the flash read back on the host once the box has resumed (read_lfs.py,
+  the firmware's littlefs under the unix port) mounts and holds main.py, the hotspot's password,
+  /data/game.json as JSON, no game.json.bad (a save the box could not read is set aside so, with
+  "Save damaged" on its splash) and no crash.log (what the box logs when a task dies);
 - the box offers the saved game: the panel shows the resume screen (its title bar and hints as in a
-  run without a cut) whenever the save has a game under way or a player joined, else the join
-  screen;
+  run without a cut) whenever the save has a game under way or a player joined, and only then;
 - after C resumes it, every acknowledged action is in the state, through the phones' own /api/state
   with their tokens (a join: the seat is there with its name; an allocation: the phone's, locked),
   and the action the cut hit is either all there or not at all.
@@ -52,6 +51,7 @@ NAMES = ("Ada", "Bo", "Cy")
 ALLOCATIONS = ([3, 2, 2], [1, 5, 1], [0, 0, 7])
 STARTED = "tidebox: pico_w on port"
 ROW = 16  # bytes of one panel row (128 pixels)
+SPLASH_MS = 1500  # tidebox/panel.py: the splash's time after a start
 
 
 class Failed(Exception):
@@ -93,17 +93,30 @@ def pixels(status):
     return base64.b64decode(status["panel"]["pixels"])
 
 
+def text(bits):
+    return "\n".join("".join("#" if bits[y * ROW + x // 8] >> (7 - x % 8) & 1 else "." for x in range(128))
+                     for y in range(64))
+
+
 def bars(status):
     """The panel's title bar and hint line (rows 0-8 and 55-63): the screen's kind, not its lines."""
     p = pixels(status)
     return p[:9 * ROW] + p[55 * ROW:]
 
 
+def past_splash(emu, condition, what):
+    """The status once the box has started (`condition`) and its splash has had its time (SPLASH_MS,
+    1.5 s of chip time: the panel draws nothing meanwhile, longer than settled() waits when the
+    emulator is slow), then settled."""
+    s = wait(emu, condition, what)
+    wait(emu, lambda t, at=s["uptime_ms"]: t["uptime_ms"] >= at + SPLASH_MS + 300, "the splash's end")
+    return settled(emu)
+
+
 def boot(flash, log):
     emu = sim_pico.Emulator(flash, log)
     try:
-        wait(emu, lambda s: STARTED in s["console"], "the box's start")
-        return emu, settled(emu)
+        return emu, past_splash(emu, lambda s: STARTED in s["console"], "the box's start")
     except BaseException:
         emu.stop()
         raise
@@ -283,9 +296,7 @@ def check_state(emu, setup, sent, tokens, hit):
     return kept, names
 
 
-def trial(setup, n, rng, resume_bars, tally):
-    kind = rng.choice([k for k in ("erase", "program") if setup.ops[k]])
-    skip, fraction = rng.randrange(setup.ops[kind]), round(rng.random(), 3)
+def trial(setup, n, kind, skip, fraction, resume_bars, tally):
     flash = OUT / "trial.bin"
     emu, _ = start(setup, flash, OUT / ("cut-%d.log" % n))
     tokens = list(setup.tokens)
@@ -314,9 +325,11 @@ def trial(setup, n, rng, resume_bars, tally):
                       % (n, setup.name, kind, skip, status["cut"]["erases"], status["cut"]["programs"]))
                 tally["not reached"] += 1
                 return
-        after = wait(emu, lambda s: s["boots"] > 1 and STARTED in since_cut(s), "the restart after the cut")
-        after = settled(emu)
+        after = past_splash(emu, lambda s: s["boots"] > 1 and STARTED in since_cut(s),
+                            "the restart after the cut")
         last = after["cut"]["last"]
+        if [r["reason"] for r in after["resets"]] != [last["reason"]]:
+            raise Failed("restarts other than the cut's: %s" % after["resets"])
         errors = [w for w in ("Traceback", "Error", "crash", "damaged") if w in since_cut(after)]
         if errors:
             raise Failed("the console after the cut: %s\n%s" % (errors, since_cut(after)[-1500:]))
@@ -326,8 +339,8 @@ def trial(setup, n, rng, resume_bars, tally):
         offered = bars(after) == resume_bars
         should = public["box"] == "play" or len(public["seats"]) > 0
         if offered != should:
-            raise Failed("resume offered: %s, with the box at %s and %d seats" % (
-                offered, public["box"], len(public["seats"])))
+            raise Failed("resume offered: %s, with the box at %s and %d seats; the panel:\n%s" % (
+                offered, public["box"], len(public["seats"]), text(pixels(after))))
         if offered:
             press(emu, "C")
         kept, names = check_state(emu, setup, sent, tokens, hit)
@@ -364,13 +377,39 @@ def trial(setup, n, rng, resume_bars, tally):
               "offered" if offered else "not offered (nobody joined)", names), flush=True)
 
 
+TALLY = ("cuts", "join", "play", "erase", "program", "mid-erase", "mid-program", "acknowledged", "kept",
+         "cut action kept", "cut action lost", "offered", "should offer", "not reached")
+
+
+def run(firmware_dir, cuts, seed):
+    """The bases, the runs without a cut, then `cuts` cuts: (tally, [(cut, why it failed)])."""
+    rng = random.Random(seed)
+    setups = make_bases(firmware_dir)
+    offer = None
+    for setup in setups:
+        offer = reference(setup) or offer
+    resume_bars = bars(offer)
+    tally = dict.fromkeys(TALLY, 0)
+    failures = []
+    for n in range(cuts):
+        setup = setups[0] if n % 3 == 2 else setups[1]  # a third of the cuts in joins, the rest in play
+        kind = rng.choice([k for k in ("erase", "program") if setup.ops[k]])
+        skip, fraction = rng.randrange(setup.ops[kind]), round(rng.random(), 3)
+        try:
+            trial(setup, n, kind, skip, fraction, resume_bars, tally)
+        except Failed as e:
+            failures.append((n, "%s, %s skip %d at %.3f: %s" % (setup.name, kind, skip, fraction, e)))
+            print("cut %2d: %s, %s skip %d at %.3f: FAILED: %s" % (n, setup.name, kind, skip, fraction, e),
+                  flush=True)
+    return tally, failures
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--firmware-dir", default=str(build.ROOT / "build" / "firmware"))
     parser.add_argument("--cuts", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    rng = random.Random(args.seed)
     try:
         sim_pico.parts(args.firmware_dir)
     except sim_pico.SimError as e:
@@ -378,22 +417,7 @@ def main(argv=None):
         return 1
     sim_pico.node_modules()
     t0 = time.monotonic()
-    setups = make_bases(args.firmware_dir)
-    offer = None
-    for setup in setups:
-        offer = reference(setup) or offer
-    resume_bars = bars(offer)
-    tally = dict.fromkeys(("cuts", "join", "play", "erase", "program", "mid-erase", "mid-program",
-                           "acknowledged", "kept", "cut action kept", "cut action lost", "offered",
-                           "should offer", "not reached"), 0)
-    failures = []
-    for n in range(args.cuts):
-        setup = setups[0] if n % 3 == 2 else setups[1]  # a third of the cuts in joins, the rest in play
-        try:
-            trial(setup, n, rng, resume_bars, tally)
-        except Failed as e:
-            failures.append((n, str(e)))
-            print("cut %2d: %s: FAILED: %s" % (n, setup.name, e), flush=True)
+    tally, failures = run(args.firmware_dir, args.cuts, args.seed)
     print("| power cuts during phones' saves (join / play) | %d (%d / %d) |"
           % (tally["cuts"], tally["join"], tally["play"]))
     print("| cut in an erase / in a program | %d / %d |" % (tally["erase"], tally["program"]))
