@@ -10,7 +10,7 @@ SIM_PICO_HTTP_PORT ?= 8091
 export MICROPYTHON
 
 .PHONY: help setup sim test test-fast lint bench bundle deploy enclosure clean firmware firmware-romfs micropython32 \
-	bench-rp2040 bench-evening pi-install sim-pico bench-pico compat
+	bench-rp2040 bench-evening pi-install sim-pico bench-pico power-cuts-pico compat
 
 help:
 	@echo "make sim        run the box in the simulator (PORT=$(PORT))"
@@ -31,6 +31,8 @@ help:
 	@echo "make sim-pico MICROPYTHON_SRC=...  the whole box on an emulated Pico W (SIM_PICO_PORT=$(SIM_PICO_PORT);"
 	@echo "                phones at http://127.0.0.1:$(SIM_PICO_HTTP_PORT)/, SIM_PICO_HTTP_PORT)"
 	@echo "make bench-pico MICROPYTHON_SRC=... figures of the whole box on the emulated Pico W"
+	@echo "make power-cuts-pico MICROPYTHON_SRC=...  power cuts during phones' saves on the emulated Pico W"
+	@echo "                (POWER_CUTS=$(POWER_CUTS) cuts, POWER_CUTS_SEED=$(POWER_CUTS_SEED))"
 	@echo "make compat MICROPYTHON_SRC=...  the firmware's core tests on every MicroPython release since v1.24.0"
 
 $(VENV)/.installed: requirements.txt
@@ -107,6 +109,17 @@ bench-pico: setup
 	$(if $(MICROPYTHON_SRC),$(PY) host_tools/rp2040/sim_pico.py --src "$(MICROPYTHON_SRC)" \
 		--firmware-dir $(FIRMWARE_DIR) --build-only)
 	$(PY) host_tools/rp2040/bench_pico.py --firmware-dir $(FIRMWARE_DIR)
+
+# Power cuts during the saves phones' actions make, on the emulated chip (host_tools/rp2040/power_cuts.py):
+# POWER_CUTS cuts from POWER_CUTS_SEED; the firmware as for sim-pico.
+POWER_CUTS ?= 50
+POWER_CUTS_SEED ?= 1
+
+power-cuts-pico: setup
+	$(if $(MICROPYTHON_SRC),$(PY) host_tools/rp2040/sim_pico.py --src "$(MICROPYTHON_SRC)" \
+		--firmware-dir $(FIRMWARE_DIR) --build-only)
+	$(PY) host_tools/rp2040/power_cuts.py --firmware-dir $(FIRMWARE_DIR) --cuts $(POWER_CUTS) \
+		--seed $(POWER_CUTS_SEED)
 
 # Each release tag of MICROPYTHON_SRC (a git checkout) from v1.24.0 on, built as a unix port in
 # build/compat/<tag>/, runs the firmware's core tests, and the newest one's rp2 firmware boots on the

@@ -5,9 +5,11 @@ The smoke test: the chip boots to the game menu (the panel, decoded from the I2C
 shows what the host box shows on its game menu), one press of A on the button's GPIO, with
 contact bounce, draws the next frame over I2C, and once C has chosen that game a phone joins
 through the socket bridge (TCP on the host, frames over the chip's UART0) and reads its state.
-It needs the stock firmware built by `make sim-pico MICROPYTHON_SRC=...`
+The power cuts' test: three cuts of `make power-cuts-pico` (power_cuts.py), two in the saves of
+phones' allocations and one in a join's, each checked as the harness checks them.
+They need the stock firmware built by `make sim-pico MICROPYTHON_SRC=...`
 (build/firmware/stock-RPI_PICO_W/), Node and rp2040js; where
-one of them is missing it is skipped, saying which. It never needs a MicroPython source tree.
+one of them is missing they are skipped, saying which. They never need a MicroPython source tree.
 """
 
 import base64
@@ -23,6 +25,7 @@ import build
 from boxrig import BoxProcess
 
 sys.path.insert(0, str(build.ROOT / "host_tools" / "rp2040"))
+import power_cuts  # noqa: E402
 import sim_pico  # noqa: E402
 
 FIRMWARE_DIR = os.environ.get("FIRMWARE_DIR") or str(build.ROOT / "build" / "firmware")
@@ -131,3 +134,21 @@ def test_the_emulated_chip_boots_to_the_game_menu_a_press_draws_a_frame_and_a_ph
             assert bad not in console, console
     finally:
         chip.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(needs() is not None, reason="emulated Pico W: %s" % needs())
+def test_power_cuts_in_phones_saves_keep_every_acknowledged_action_and_the_resume_offer(
+        tmp_path, monkeypatch):
+    monkeypatch.setattr(power_cuts, "OUT", tmp_path)
+    tally, failures = power_cuts.run(FIRMWARE_DIR, 3, seed=1)
+    # Each cut that failed a check (no boot, littlefs not mounting, an error on the console, a damaged
+    # save set aside or logged, no resume offer, an acknowledged action missing, a cut one half there)
+    # is in failures, with why.
+    assert failures == [], failures
+    assert tally["cuts"] == 3 and tally["not reached"] == 0, tally  # seed 1: every cut lands in a save
+    assert tally["play"] == 2 and tally["join"] == 1, tally
+    assert tally["erase"] >= 1 and tally["program"] >= 1, tally
+    assert tally["kept"] == tally["acknowledged"], tally
+    assert tally["offered"] == tally["should offer"] == 3, tally
+    assert tally["cut action kept"] + tally["cut action lost"] == 3, tally

@@ -55,7 +55,10 @@
 //   POST /press       {"button": "A", "ms": 120}   a press of that length (emulated ms), with bounce
 //   POST /console     {"text": "..."}              bytes to the USB REPL (\u0003 is Ctrl-C)
 //   POST /reset       power cycle (the flash is kept)
-//   POST /cut         {"op": 2, "fraction": 0.5}: power cut half-way through the 2nd flash operation
+//   POST /cut         {"op": 2, "fraction": 0.5}: power cut half-way through the 2nd flash operation;
+//                     {"at": "erase", "skip": 1, "fraction": 0.5}: half-way through the 2nd erase from
+//                     now ("program", "any": of that kind); {"off": true} disarms. /status's `cut`:
+//                     the armed cut and the erases and programs since it was armed, then the last one
 //   POST /monitor     the bench's monitors start afresh (status's loop and heap_low; see "what the
 //                     bench reads" below: the reader loop's passes, the core's busy stretches, the heap)
 //   GET  /profile     with PICO_SIM_PROFILE=1 in the environment: the PCs sampled every ~1,000 cycles
@@ -240,10 +243,18 @@ function hookCore() {
 let profile = process.env.PICO_SIM_PROFILE ? { n: 0, pcs: new Map() } : null;
 // POST /cut {"op": n, "fraction": f}: the n-th erase or program from now gets only the first
 // fraction f of its bytes done (an erase sets them to 0xFF, a program clears its bits), then the
-// power goes: the chip restarts from the flash as that left it.
+// power goes: the chip restarts from the flash as that left it. {"at": "erase" | "program" | "any",
+// "skip": k, "fraction": f}: the same for the (k+1)-th operation of that kind from now (ROM calls:
+// an erase call of littlefs is one 4 KB block). `cuts` counts the calls of each kind since the cut
+// was armed (kept after it fired: how far a save had got), and `last` says what the cut hit.
 let cut = null;
+const cuts = { armed: null, erases: 0, programs: 0, last: null };
 function flashOp(core, erase) {
-  if (cut && --cut.op === 0) return powerCut(core, erase);
+  if (cut) {
+    if (erase) cuts.erases++; else cuts.programs++;
+    const n = cut.at === 'erase' ? cuts.erases : cut.at === 'program' ? cuts.programs : cuts.erases + cuts.programs;
+    if ((cut.at === 'any' || (cut.at === 'erase') === erase) && n === cut.skip + 1) return powerCut(core, erase);
+  }
   const r = core.registers;
   let addr = r[0] >>> 0, count = r[1] >>> 0;
   let ms = 0;
@@ -288,6 +299,9 @@ function powerCut(core, erase) {
     flash[addr + i] = v;
   }
   const what = `power cut ${Math.round(cut.fraction * 100)} % into ${erase ? 'an erase' : 'a program'} of ${count} bytes at 0x${addr.toString(16)}`;
+  cuts.last = { kind: erase ? 'erase' : 'program', fraction: cut.fraction, bytes: count, done, addr,
+    at_ms: chipMs(), reason: what, ...cuts.armed };
+  cuts.armed = null;
   cut = null;
   saveFlash();
   sim.stop();
@@ -837,6 +851,7 @@ function status() {
       charge_pump: oled.chargePump, frames: oled.frames, data_bytes: oled.dataBytes, commands: oled.commands,
       last_frame: oled.lastFrame, pixels: Buffer.from(oled.pixels()).toString('base64') },
     buzzer: state.buzzer, tones: state.tones, buttons: state.buttons, flash: state.flash,
+    cut: { armed: cuts.armed, erases: cuts.erases, programs: cuts.programs, last: cuts.last },
     last_press: state.lastPress, bridge: { ready: bridge.ready, baud: bridge.baud, open: bridge.conns.size,
       waiting: bridge.waiting.length, ...bridge.stats, recent: bridge.recent,
       uart_rx_bytes: mcu.uart[0].rxBytes, uart_irqs: mcu.uart[0].raised, uart_rx_timeouts: mcu.uart[0].rxTimeouts }, busy_ms: Math.round(state.busyCycles * NS_PER_CYCLE / 1e3) / 1e3,
@@ -874,9 +889,17 @@ const server = http.createServer(async (req, res) => {
     json(200, { sent: b.text.length });
   } else if (req.method === 'POST' && url === '/cut') {
     const b = await body(req);
-    if (!b || !(b.op >= 1) || !(b.fraction >= 0 && b.fraction <= 1)) return json(400, { error: 'op >= 1 and 0 <= fraction <= 1' });
-    cut = { op: Math.floor(b.op), fraction: b.fraction };
-    json(200, { armed: cut });
+    if (b && b.off === true) { cut = null; cuts.armed = null; return json(200, { armed: null }); }
+    const at = b && (b.at === undefined ? 'any' : b.at);
+    const skip = b && (b.op !== undefined ? Math.floor(b.op) - 1 : b.skip === undefined ? 0 : b.skip);
+    if (!b || !['erase', 'program', 'any'].includes(at) || !(Number.isInteger(skip) && skip >= 0)
+        || (b.op !== undefined && b.at !== undefined) || !(b.fraction >= 0 && b.fraction <= 1)) {
+      return json(400, { error: '{"op": n >= 1} or {"at": "erase" | "program" | "any", "skip": k >= 0}, and 0 <= fraction <= 1' });
+    }
+    cut = { at, skip, fraction: b.fraction };
+    cuts.armed = { ...cut, armed_ms: chipMs() };
+    cuts.erases = 0; cuts.programs = 0;
+    json(200, { armed: cuts.armed });
   } else if (req.method === 'GET' && url === '/profile' && profile) {
     json(200, Object.fromEntries(profile.pcs)); profile.pcs = new Map();
   } else if (req.method === 'POST' && url === '/monitor') {
