@@ -10,9 +10,11 @@ BLOCK = 4096
 
 
 class RamBlocks:
-    def __init__(self, count):
+    """A littlefs block device in RAM: erased flash, or `data` (a flash image's blocks) to read."""
+
+    def __init__(self, count, data=None):
         self.count = count
-        self.data = bytearray(b"\xff" * (BLOCK * count))  # erased flash
+        self.data = bytearray(b"\xff" * (BLOCK * count)) if data is None else data  # erased flash
 
     def readblocks(self, n, buf, off=0):
         start = n * BLOCK + off
@@ -57,4 +59,5 @@ def main():
         f.write(dev.data)
 
 
-main()
+if __name__ == "__main__":
+    main()

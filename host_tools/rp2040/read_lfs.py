@@ -9,28 +9,7 @@ import os
 import sys
 import vfs
 
-BLOCK = 4096
-
-
-class ImageBlocks:
-    def __init__(self, data, count):
-        self.data = data
-        self.count = count
-
-    def readblocks(self, n, buf, off=0):
-        start = n * BLOCK + off
-        buf[:] = self.data[start:start + len(buf)]
-
-    def writeblocks(self, n, buf, off=None):
-        start = n * BLOCK + (off or 0)
-        self.data[start:start + len(buf)] = buf
-
-    def ioctl(self, op, arg):
-        if op == 4:  # block count
-            return self.count
-        if op == 5:  # block size
-            return BLOCK
-        return 0
+from make_lfs import BLOCK, RamBlocks  # beside this file: the same block device, on the image's bytes
 
 
 def walk(path, out):
@@ -55,7 +34,7 @@ def main():
         f.seek(offset)
         data = bytearray(f.read(blocks * BLOCK))
     try:
-        vfs.mount(vfs.VfsLfs2(ImageBlocks(data, blocks), progsize=256, readsize=256), "/lfs")
+        vfs.mount(vfs.VfsLfs2(RamBlocks(blocks, data), progsize=256, readsize=256), "/lfs")
     except OSError as e:
         print(json.dumps({"error": "littlefs does not mount: %r" % e}))
         return
