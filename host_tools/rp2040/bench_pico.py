@@ -1,6 +1,7 @@
 """`make bench-pico`: figures of the whole box on the emulated Pico W (make sim-pico's emulator).
 
     python host_tools/rp2040/bench_pico.py [--firmware-dir build/firmware] [--presses 12]
+                                           [--browser | --no-browser]
 
 Boots MicroPython's own RPI_PICO_W firmware with the bundle as deploy writes it (sim_pico.py) from
 an empty filesystem and measures, in the chip's time (125 MHz, rp2040js's cycle-driven clock):
@@ -37,9 +38,24 @@ on a free cell when its turn comes and the setup's default rival (sharp, 2 s a m
 move is a busy stretch with a save to flash and no phone connection open: its choice, its moves,
 the save and the redraw when it falls in that pass; with the loop's windows and the heap there.
 Not measured: the heap through whole games of The Quiet Dividend and Paper Current.
+
+Then the phones' pages (run by default when Chromium, /usr/bin/chromium, and Playwright are present;
+--browser runs only this, --no-browser leaves it out), each game on a fresh chip: Token Tide's short
+crossing with three headless Chromium phones at 375x667 (tests/phone_flow.py's steps and checks):
+they join by the page, the reader starts the short deck by presses, four rounds (each phone types its
+allocation and locks it with Ready; the reader turns the card, reveals with C and then a long C, and
+steps on to the next card), the final standings; checked on each phone: its allocation locked as sent
+(also in the box's /api/state), no other allocation received or held before the reveal and every one
+shown after it, the reveal, the final totals and record sheet as tidebox's rules score them under
+CPython. Timed in chip and wall time: a phone's join, the long C's first edge until every phone shows
+the whole reveal, the whole crossing (and the emulator's speed then). Then through the phones' HTTP
+API: a turn of The Quiet Dividend (two phones), a round of Paper Current (two phones, the launches
+from the box, the results from the phones, its score against the rules) and a turn of Pearl Reach (a
+phone and the default rival), each checked against what its rules say.
 """
 
 import argparse
+import shutil
 import sys
 import threading
 import time
@@ -264,6 +280,408 @@ def pearl_reach(flash_out, firmware_dir, wall_s, rows):
         emu.stop()
 
 
+# ---------------------------------------------------------------- the phones' pages (--browser)
+# Token Tide's short crossing with three headless Chromium phones (tests/phone_flow.py's steps, checks
+# and expected figures from the rules under CPython), then a turn or round of every other game through
+# the phones' HTTP API, each game on a fresh chip.
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu"]
+PAGE_WAIT_S = 180  # an emulated chip at a fraction of real time on a busy machine: be patient
+
+
+def browser_ready():
+    """Why the browser section cannot run here, or None when Chromium and Playwright are present."""
+    if not Path(CHROMIUM).exists():
+        return "no %s" % CHROMIUM
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "no Playwright"
+    return None
+
+
+def flow_modules():
+    """tests/phone_flow.py (the phones' steps and what they check) and the firmware's Token Tide rules,
+    imported under CPython as the tests do."""
+    for where in (build.FIRMWARE, build.ROOT / "tests"):
+        if str(where) not in sys.path:
+            sys.path.append(str(where))
+    import phone_flow
+
+    return phone_flow
+
+
+def fresh_box(work, base, log_name):
+    """A new emulator on a copy of the base flash (a fresh filesystem), booted to the game menu."""
+    work.mkdir(parents=True, exist_ok=True)
+    flash = work / ("%s.bin" % log_name)
+    shutil.copyfile(base, flash)
+    emu = sim_pico.Emulator(flash, work / ("%s.log" % log_name))
+    try:
+        wait(emu, lambda s: "tidebox: pico_w on port" in s["console"], "the box's start", timeout=600)
+        settled(emu, timeout=300)
+    except BaseException:
+        emu.stop()
+        raise
+    return emu
+
+
+def reader(emu, button, long=False):
+    """The reader presses a button (a long press: 800 ms) and lets go; returns once the chip has run
+    600 ms past the release and drawn a frame since the press (the screen's own waits are the pages')."""
+    before = emu.status()["panel"]["frames"]
+    emu.press(button, 800 if long else 120)
+    pressed = emu.status()["last_press"]
+    release = pressed.get("release_ms") or pressed["at_ms"] + (800 if long else 120)
+    wait(emu, lambda s: s["panel"]["frames"] > before and s["uptime_ms"] >= release + 600,
+         "the box's answer to %s%s" % ("a long " if long else "", button), timeout=300)
+    return pressed
+
+
+def api_view(emu, token):
+    code, view, _ = emu.phone("GET", "/api/state", token=token, timeout=120)
+    if code != 200:
+        raise SystemExit("bench-pico: a phone's state: %s %s" % (code, view))
+    return view
+
+
+def wait_view(emu, token, condition, what, timeout=300):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        view = api_view(emu, token)
+        if condition(view):
+            return view
+        time.sleep(0.5)
+    raise SystemExit("bench-pico: %s did not happen; the view: %s" % (what, view))
+
+
+def token_tide_crossing(work, base, rows, checks):
+    """The short crossing: three Chromium phones join by the page, the reader starts the short deck on
+    the box, four rounds (each phone types its allocation and locks it; the reader reveals, C then a
+    long C), the final standings on every phone."""
+    from playwright.sync_api import expect, sync_playwright
+
+    pf = flow_modules()
+    names = list(pf.CROSSING)
+    ready_text = "Everybody is ready: the reader reveals on the box."
+
+    class Phone(pf.PlaywrightPhone):
+        """A phone whose waits are long enough for the emulated chip, recording what its fetch() got."""
+
+        viewport = (375, 667)
+
+        def expect_text(self, css, expected, timeout=PAGE_WAIT_S):
+            super().expect_text(css, expected, timeout)
+
+        def expect_visible(self, css, timeout=PAGE_WAIT_S):
+            super().expect_visible(css, timeout)
+
+        def expect_hidden(self, css, timeout=PAGE_WAIT_S):
+            super().expect_hidden(css, timeout)
+
+        def expect_count(self, css, n, timeout=PAGE_WAIT_S):
+            super().expect_count(css, n, timeout)
+
+        def responses(self):
+            return [tuple(r) for r in self.call("() => window.__responses || []")]
+
+    def no_leaks(phones, allocations, text_too):
+        for me, phone in enumerate(phones):
+            others = {n: a for n, a in zip(names, allocations) if n != names[me] and a != allocations[me]}
+            found = pf.secrets_received(phone.responses(), others)
+            found += pf.secrets_held(phone.page_content(), others, text_too, mine=allocations[me])
+            if found:
+                raise SystemExit("bench-pico: before the reveal %s's phone has %s" % (names[me], found))
+
+    def all_revealed(phones, allocations):
+        for me, phone in enumerate(phones):
+            text = phone.page_content()["text"]
+            for n, a in zip(names, allocations):
+                if not any(p.search(text) for p in pf.island_text(a)):
+                    raise SystemExit("bench-pico: %s's reveal does not show %s's %s" % (names[me], n, a))
+
+    emu = fresh_box(work, base, "token-tide")
+    expect.set_options(timeout=PAGE_WAIT_S * 1000)
+    url = "http://127.0.0.1:%d/" % emu.http_port
+    joins, reveals, reveals_chip, first_chip = [], [], [], []
+    try:
+        reader(emu, "C")  # Token Tide, the menu's first game: its join screen
+        start_wall, start = time.monotonic(), emu.status()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            try:
+                phones = []
+                for name in names:
+                    page = browser.new_context(viewport={"width": 375, "height": 667}).new_page()
+                    page.set_default_timeout(PAGE_WAIT_S * 1000)
+                    phone = Phone(page)
+                    page.goto(url, timeout=PAGE_WAIT_S * 1000)
+                    phone.call(pf.RECORD_FETCH_JS)
+                    t0, s0 = time.monotonic(), emu.status()
+                    pf.join(phone, name)
+                    s1 = emu.status()
+                    joins.append((time.monotonic() - t0, s1["emulated_ms"] - s0["emulated_ms"]))
+                    phones.append(phone)
+                for phone in phones:
+                    phone.expect_text("#seatsHead", "At the table: 3 players")
+                checks.append("three phones joined by the page (name, Join, the lobby with all three)")
+                # the reader: setup, the deck line to "short crossing", the first tide card
+                reader(emu, "C")
+                reader(emu, "B")
+                reader(emu, "B")
+                reader(emu, "C")
+                totals = [0, 0, 0]
+                for r, card in enumerate(pf.SHORT):
+                    allocations = [pf.CROSSING[n][r] for n in names]
+                    for phone in phones:
+                        pf.expect_round(phone, r, 4, card)
+                        phone.call("() => { window.__responses = []; }")
+                    reader(emu, "C")  # the card's C: the allocation and its timer
+                    for phone in phones:
+                        phone.expect_visible("#timer")
+                    for phone, allocation in zip(phones, allocations):
+                        pf.place_by_typing(phone, allocation)
+                        pf.expect_placed(phone, allocation)
+                        pf.lock(phone, allocation)  # the page shows it locked as sent
+                    for phone, allocation, name in zip(phones, allocations, names):
+                        phone.expect_text("#status", ready_text)
+                        mine = api_view(emu, phone.token())["game"]
+                        if mine["mine"] != allocation or not mine["locked"]:
+                            raise SystemExit("bench-pico: the box holds %s for %s, sent %s locked"
+                                             % (mine["mine"], name, allocation))
+                    no_leaks(phones, allocations, text_too=r == 0)
+                    best, lines, totals = pf.expected_reveal(names, card, allocations, totals)
+                    reader(emu, "C")  # the reveal's first step
+                    for phone in phones:
+                        pf.expect_reveal_step(phone, 0, best, lines)
+                    t0 = time.monotonic()
+                    pressed = reader(emu, "C", long=True)  # straight to the standings: everything at once
+                    seen = {}
+                    deadline = time.monotonic() + PAGE_WAIT_S
+                    while len(seen) < 3 and time.monotonic() < deadline:
+                        for i, phone in enumerate(phones):
+                            if i not in seen and phone.shown("#revealStand") and phone.shown("#revealRows"):
+                                chip_now = emu.status()["uptime_ms"]
+                                seen[i] = (time.monotonic() - t0, chip_now - pressed["at_ms"])
+                        time.sleep(0.05)
+                    if len(seen) < 3:
+                        raise SystemExit("bench-pico: round %d's reveal reached only %d phones"
+                                         % (r + 1, len(seen)))
+                    reveals.append(max(w for w, _ in seen.values()))
+                    reveals_chip.append(max(c for _, c in seen.values()))
+                    first_chip.append(min(c for _, c in seen.values()))
+                    for me, phone in enumerate(phones):
+                        pf.expect_reveal(phone, me, r, card, best, lines, rounds=4)
+                    all_revealed(phones, allocations)
+                    # the rest of the stepped reveal on the box: C until the phones leave the reveal
+                    for _ in range(8):
+                        reader(emu, "C")
+                        view = api_view(emu, phones[0].token())["game"]
+                        if view["round"] > r or view["phase"] == "over":
+                            break
+                    else:
+                        raise SystemExit("bench-pico: round %d's reveal never ended on the box" % (r + 1))
+                checks.append("each round: the page shows the short deck's card (Round n of 4), every "
+                              "phone's allocation typed, placed and locked as sent (the page and the box's "
+                              "/api/state), everybody ready")
+                checks.append("before each reveal no phone received or holds another's allocation (fetch "
+                              "answers, markup, inputs, storage; the text too in round 1); after it every "
+                              "phone's reveal shows every allocation, the winning amounts, each island's "
+                              "points and reasons and the totals as tidebox's rules score them under CPython")
+                view = wait_view(emu, phones[0].token(), lambda v: v["game"]["phase"] == "over", "the final")
+                box_totals = [pl["total"] for pl in view["game"]["players"]]
+                winners = view["game"]["winners"]
+                if box_totals != totals:
+                    raise SystemExit("bench-pico: the box's totals %s, the rules' %s" % (box_totals, totals))
+                for me, phone in enumerate(phones):
+                    phone.expect_visible("#final")
+                    phone.expect_text("#winners", pf.winners_line(names, totals, winners))
+                    phone.expect_text("#standings li", pf.standings_lines(names, totals, winners, me))
+                    sheet = pf.sheet_rows(phone)
+                    if sheet != pf.expected_sheet(names, pf.CROSSING, pf.SHORT, me):
+                        raise SystemExit("bench-pico: %s's record sheet %s" % (names[me], sheet))
+                checks.append("the final standings on every phone: winners, ranks and totals %s (the rules' "
+                              "and the box's /api/state alike), each phone's record sheet round by round"
+                              % totals)
+            finally:
+                browser.close()
+        end, end_wall = emu.status(), time.monotonic()
+        if end["boots"] != 1:
+            raise SystemExit("bench-pico: the chip restarted during the crossing: %s" % end["resets"])
+    finally:
+        emu.stop()
+    wall = end_wall - start_wall
+    chip = (end["emulated_ms"] - start["emulated_ms"]) / 1000
+    rows.append(("Token Tide short crossing, 3 Chromium phones (375x667): a phone's join by the page, "
+                 "Join to the lobby (median / worst of 3; chip, wall)",
+                 "%.1f / %.1f s chip; %.1f / %.1f s wall" % (
+                     median([c for _, c in joins]) / 1000, max(c for _, c in joins) / 1000,
+                     median([w for w, _ in joins]), max(w for w, _ in joins)), "-"))
+    rows.append(("  reveal (the first edge of the long C, held 800 ms) until every phone shows the whole "
+                 "breakdown, 4 rounds (median / worst; chip, wall; the first phone, chip)",
+                 "%.0f / %.0f ms chip; %.1f / %.1f s wall; first %.0f ms chip" % (
+                     median(reveals_chip), max(reveals_chip), median(reveals), max(reveals),
+                     median(first_chip)), "<= 1.2 s"))
+    rows.append(("  the whole crossing from the first join to the final standings on every phone (chip, "
+                 "wall; the emulator's speed then)",
+                 "%.0f s chip; %.0f s wall; %.2f x real time" % (chip, wall, chip / wall), "-"))
+    return chip / wall
+
+
+def join_api(emu, name):
+    code, answer, _ = emu.phone("POST", "/api/join", {"name": name}, timeout=120)
+    if code != 200:
+        raise SystemExit("bench-pico: %s could not join: %s %s" % (name, code, answer))
+    return answer["token"]
+
+
+def move_api(emu, token, move, args, seq):
+    code, answer, _ = emu.phone("POST", "/api/move", {"move": move, "args": args, "seq": seq}, token=token,
+                                timeout=120)
+    if code != 200:
+        raise SystemExit("bench-pico: the move %s %s: %s %s" % (move, args, code, answer))
+    return answer
+
+
+def open_game(emu, index, people):
+    """From the game menu: the index-th game (A moves down), its join screen, `people` phones joined
+    by the API, then setup and start with the default options (C, C). Returns the tokens."""
+    for _ in range(index):
+        reader(emu, "A")
+    reader(emu, "C")
+    tokens = [join_api(emu, name) for name in ("Ada", "Bo")[:people]]
+    reader(emu, "C")
+    reader(emu, "C")
+    return tokens
+
+
+def quiet_dividend_turn(work, base, rows, checks):
+    """Two phones; the seat whose turn it is takes the first legal turn its view offers."""
+    emu = fresh_box(work, base, "quiet-dividend")
+    try:
+        tokens = open_game(emu, 1, 2)
+        before = wait_view(emu, tokens[0], lambda v: v.get("box") == "play"
+                           and v["game"]["turn"] is not None, "The Quiet Dividend's first turn")
+        seat = before["game"]["turn"]
+        mine = api_view(emu, tokens[seat])
+        legal = mine["game"]["legal"]
+        m = legal[0]
+        s0, t0 = emu.status(), time.monotonic()
+        move_api(emu, tokens[seat], m["move"], m["args"], mine["seq"])
+        after = api_view(emu, tokens[1 - seat])
+        s1, wall = emu.status(), time.monotonic() - t0
+        g0, g1 = before["game"], after["game"]
+        order = g0["order"]
+        expected_next = order[(order.index(seat) + 1) % len(order)]
+        ok = (g1["turns"] == g0["turns"] + 1 and len(g1["log"]) == len(g0["log"]) + 1
+              and g1["turn"] == expected_next)
+        checks.append("The Quiet Dividend: %s took %r (%s); the other phone's view: turns %d -> %d, the log "
+                      "one entry longer (%r), the turn passed to the next seat in the order (%s): %s"
+                      % (g0["names"][seat], m["label"], m["move"], g0["turns"], g1["turns"],
+                         g1["log"][-1][2] if g1["log"] else None, expected_next,
+                         "ok" if ok else "NOT AS EXPECTED"))
+        rows.append(("The Quiet Dividend, 2 phones by the API: a turn, the move's request to the other "
+                     "phone's view of it (chip, wall)", "%.0f ms chip; %.1f s wall" % (
+                         s1["emulated_ms"] - s0["emulated_ms"], wall), "-"))
+        return ok
+    finally:
+        emu.stop()
+
+
+def paper_current_round(work, base, rows, checks):
+    """Two phones; the reader pages the card and launches the eight boats (C each), the phones enter
+    every boat's result, the reader confirms: the round's score as the rules compute it."""
+    pf = flow_modules()  # noqa: F841 (the firmware on the path)
+    from tidebox.games.paper_current import rules as pc
+
+    emu = fresh_box(work, base, "paper-current")
+    try:
+        tokens = open_game(emu, 2, 2)
+        s0, t0 = emu.status(), time.monotonic()
+        view = wait_view(emu, tokens[0], lambda v: v.get("box") == "play", "Paper Current's first round")
+        for _ in range(20):
+            if view["game"]["phase"] != "launch":
+                break
+            reader(emu, "C")
+            view = api_view(emu, tokens[0])
+        if view["game"]["phase"] != "score":
+            raise SystemExit("bench-pico: Paper Current's launches did not end: %s" % view["game"])
+        results = [(0, 1, 2, 2)[b % 4] for b in range(8)]
+        seq = view["seq"]
+        for boat, result in enumerate(results, 1):
+            answer = move_api(emu, tokens[boat % 2], "set_result",
+                              {"boat": boat, "result": result, "was": None}, seq)
+            seq = answer.get("seq", seq + 1) if isinstance(answer, dict) else seq + 1
+        card = view["game"]["card"]
+        card_id = card["id"] if isinstance(card, dict) else card[0]
+        reader(emu, "C")  # the round confirmed
+        after = wait_view(emu, tokens[1], lambda v: v["game"]["round_scores"],
+                          "Paper Current's round confirmed")
+        s1, wall = emu.status(), time.monotonic() - t0
+        expected = pc.round_score(card_id, results)
+        got = after["game"]["round_scores"][0]
+        ok = got == expected and after["game"]["total"] == expected
+        checks.append("Paper Current: eight launches from the box, results %s entered from the two phones, "
+                      "the round confirmed: the box scores %s, the rules (card %s) %s: %s"
+                      % (results, got, card_id, expected, "ok" if ok else "NOT AS EXPECTED"))
+        rows.append(("Paper Current, 2 phones by the API: a round (the card, 8 launches, 8 results, "
+                     "confirm; chip, wall)", "%.0f s chip; %.0f s wall"
+                     % ((s1["emulated_ms"] - s0["emulated_ms"]) / 1000, wall), "-"))
+        return ok
+    finally:
+        emu.stop()
+
+
+def pearl_reach_turn(work, base, rows, checks):
+    """One phone and the setup's default rival: the phone places on its cheapest free cell, then the
+    rival's move comes back to the phone."""
+    emu = fresh_box(work, base, "pearl-reach")
+    try:
+        (token,) = open_game(emu, 3, 1)
+        view = wait_view(emu, token, lambda v: v.get("box") == "play"
+                         and v["game"]["you"] in v["game"]["to_act"], "Pearl Reach's first phone turn")
+        me = view["game"]["you"]
+        costs = view["game"]["costs"]
+        cell = min((c for c, cost in enumerate(costs) if cost is not None), key=lambda c: (costs[c], c))
+        placed0 = sum(1 for b in view["game"]["bays"] for c in b["cells"] if c is not None)
+        s0, t0 = emu.status(), time.monotonic()
+        move_api(emu, token, "place", {"cell": cell}, view["seq"])
+        after = wait_view(emu, token, lambda v: me in v["game"]["to_act"] or v["game"]["winners"],
+                          "the rival's move back to the phone", timeout=600)
+        s1, wall = emu.status(), time.monotonic() - t0
+        rows_n = view["game"]["rows"]
+        cells = [c for b in after["game"]["bays"] for c in b["cells"]]
+        placed1 = sum(1 for c in cells if c is not None)
+        ok = (cells[cell] == me and placed1 == placed0 + 2
+              and len(after["game"]["log"]) > len(view["game"]["log"]))
+        checks.append("Pearl Reach: the phone placed on cell %d (bay %d, row %d, cost %s): the cell is its "
+                      "own, the rival placed one more, the turn came back to the phone (%d -> %d gatherers "
+                      "on the board): %s" % (cell, cell // rows_n + 1, cell % rows_n + 1, costs[cell],
+                                             placed0, placed1, "ok" if ok else "NOT AS EXPECTED"))
+        rows.append(("Pearl Reach, a phone and the default rival (sharp, 2 s a move): the phone's move to "
+                     "the rival's answer seen by the phone (chip, wall)", "%.1f s chip; %.0f s wall" % (
+                         (s1["emulated_ms"] - s0["emulated_ms"]) / 1000, wall), "-"))
+        return ok
+    finally:
+        emu.stop()
+
+
+def browser_section(firmware_dir, rows):
+    """The --browser section: Token Tide's short crossing on Chromium phones, then a turn or round of
+    each other game by the API, each on a fresh chip. Returns the checks made."""
+    work = OUT / "browser"
+    base = sim_pico.prepare(work / "base", firmware_dir, fresh=True)
+    checks = []
+    t0 = time.monotonic()
+    speed = token_tide_crossing(work, base, rows, checks)
+    oks = [quiet_dividend_turn(work, base, rows, checks), paper_current_round(work, base, rows, checks),
+           pearl_reach_turn(work, base, rows, checks)]
+    rows.append(("the browser section in all (4 fresh chips; wall)", "%.0f s; the emulator at %.2f x real "
+                 "time through the crossing" % (time.monotonic() - t0, speed), "-"))
+    return checks, all(oks)
+
+
 def median(xs):
     s = sorted(xs)
     n = len(s)
@@ -279,13 +697,47 @@ def main(argv=None):
     parser.add_argument("--poll-s", type=int, default=20, help="chip seconds of idle polling measured")
     parser.add_argument("--pearl-reach-s", type=int, default=240,
                         help="wall seconds of Pearl Reach with a rival (0: none)")
+    parser.add_argument("--browser", action="store_true",
+                        help="only the phones' pages section (Token Tide on Chromium, a turn of each other "
+                        "game)")
+    parser.add_argument("--no-browser", action="store_true", help="leave the phones' pages section out")
     args = parser.parse_args(argv)
     try:
-        flash = sim_pico.prepare(OUT, args.firmware_dir, fresh=True)
+        sim_pico.parts(args.firmware_dir)
     except sim_pico.SimError as e:
         print("bench-pico: %s" % e, file=sys.stderr)
         return 1
     sim_pico.node_modules()
+    missing = browser_ready()
+    if args.browser:
+        if missing:
+            print("bench-pico: --browser needs Chromium and Playwright: %s" % missing, file=sys.stderr)
+            return 1
+        return print_browser(args.firmware_dir)
+    rc = bench(args)
+    if args.no_browser:
+        return rc
+    if missing:
+        print("# the phones' pages section skipped: %s" % missing)
+        return rc
+    return print_browser(args.firmware_dir) or rc
+
+
+def print_browser(firmware_dir):
+    rows = []
+    checks, ok = browser_section(firmware_dir, rows)
+    print("| the phones' pages (chip time at 125 MHz; wall time on this machine) | measured | goal |")
+    print("| --- | --- | --- |")
+    for row in rows:
+        print("| %s | %s | %s |" % row)
+    print("# checked:")
+    for c in checks:
+        print("#  - %s" % c)
+    return 0 if ok else 1
+
+
+def bench(args):
+    flash = sim_pico.prepare(OUT, args.firmware_dir, fresh=True)
     emu = sim_pico.Emulator(flash, OUT / "pico-sim.log")
     rows = []
     try:
