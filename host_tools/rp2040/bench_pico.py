@@ -257,7 +257,7 @@ def pearl_reach(flash_out, firmware_dir, wall_s, rows):
             code, view, _ = emu.phone("GET", "/api/state", token=token)
             game = view.get("game", {}) if code == 200 else {}
             over = view.get("box") == "over" or bool(game.get("winners"))
-            if code == 200 and game.get("to_act") == find_key(view, "you") and not over:
+            if code == 200 and game.get("you") in (game.get("to_act") or ()) and not over:
                 costs = find_key(view, "costs") or []
                 cells = [c for c, cost in enumerate(costs) if cost == 0] + \
                         [c for c, cost in enumerate(costs) if cost == 1]
