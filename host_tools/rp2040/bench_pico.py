@@ -71,29 +71,17 @@ OUT = build.ROOT / "build" / "bench-pico"
 
 
 def wait(emu, condition, what, timeout=120):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        status = emu.status()
-        if condition(status):
-            return status
-        if not emu.alive():
-            break
-        time.sleep(0.2)
-    raise SystemExit("bench-pico: %s did not happen; console:\n%s" % (what, emu.status()["console"]))
+    try:
+        return emu.wait_for(condition, what, timeout)
+    except sim_pico.SimError as e:
+        raise SystemExit("bench-pico: %s" % e) from None
 
 
 def settled(emu, quiet_s=2.0, timeout=120):
-    """The status once no frame has been drawn for quiet_s of wall time."""
-    deadline = time.monotonic() + timeout
-    last, since = None, time.monotonic()
-    while time.monotonic() < deadline:
-        status = emu.status()
-        if status["panel"]["frames"] != last:
-            last, since = status["panel"]["frames"], time.monotonic()
-        elif time.monotonic() - since >= quiet_s:
-            return status
-        time.sleep(0.2)
-    raise SystemExit("bench-pico: the panel never settled")
+    try:
+        return emu.settled(quiet_s, timeout)
+    except sim_pico.SimError as e:
+        raise SystemExit("bench-pico: %s" % e) from None
 
 
 class Phones:

@@ -54,35 +54,16 @@ ROW = 16  # bytes of one panel row (128 pixels)
 SPLASH_MS = 1500  # tidebox/panel.py: the splash's time after a start
 
 
-class Failed(Exception):
-    pass
+class Failed(sim_pico.SimError):
+    """A check after a cut failed (the emulator's own waits raise its parent, SimError, and count too)."""
 
 
 def wait(emu, condition, what, timeout=180):
-    deadline = time.monotonic() + timeout
-    status = None
-    while time.monotonic() < deadline:
-        status = emu.status()
-        if condition(status):
-            return status
-        if not emu.alive():
-            break
-        time.sleep(0.2)
-    raise Failed("%s did not happen; console:\n%s" % (what, status and status["console"][-1500:]))
+    return emu.wait_for(condition, what, timeout)
 
 
 def settled(emu, quiet_s=1.5, timeout=120):
-    """The status once no frame has been drawn for quiet_s of wall time."""
-    deadline = time.monotonic() + timeout
-    last, since = None, time.monotonic()
-    while time.monotonic() < deadline:
-        status = emu.status()
-        if status["panel"]["frames"] != last:
-            last, since = status["panel"]["frames"], time.monotonic()
-        elif time.monotonic() - since >= quiet_s:
-            return status
-        time.sleep(0.2)
-    raise Failed("the panel never settled")
+    return emu.settled(quiet_s, timeout)
 
 
 def since_cut(status):
@@ -397,7 +378,7 @@ def run(firmware_dir, cuts, seed):
         skip, fraction = rng.randrange(setup.ops[kind]), round(rng.random(), 3)
         try:
             trial(setup, n, kind, skip, fraction, resume_bars, tally)
-        except Failed as e:
+        except sim_pico.SimError as e:
             failures.append((n, "%s, %s skip %d at %.3f: %s" % (setup.name, kind, skip, fraction, e)))
             print("cut %2d: %s, %s skip %d at %.3f: FAILED: %s" % (n, setup.name, kind, skip, fraction, e),
                   flush=True)

@@ -31,6 +31,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -203,6 +204,33 @@ class Emulator:
 
     def alive(self):
         return self.proc.poll() is None
+
+    def wait_for(self, condition, what, timeout=120):
+        """The status once condition(status) holds; SimError, with the console's end, when it has not
+        within `timeout` s of wall time or the emulator has stopped."""
+        deadline = time.monotonic() + timeout
+        status = None
+        while time.monotonic() < deadline:
+            status = self.status()
+            if condition(status):
+                return status
+            if not self.alive():
+                break
+            time.sleep(0.2)
+        raise SimError("%s did not happen; console:\n%s" % (what, status and status["console"][-1500:]))
+
+    def settled(self, quiet_s=2.0, timeout=120):
+        """The status once no frame has been drawn for quiet_s of wall time."""
+        deadline = time.monotonic() + timeout
+        last, since = None, time.monotonic()
+        while time.monotonic() < deadline:
+            status = self.status()
+            if status["panel"]["frames"] != last:
+                last, since = status["panel"]["frames"], time.monotonic()
+            elif time.monotonic() - since >= quiet_s:
+                return status
+            time.sleep(0.2)
+        raise SimError("the panel never settled")
 
     def stop(self):
         if self.proc.poll() is None:
