@@ -14,6 +14,7 @@ import pytest
 from tidebox.games import paper_current as pc
 from tidebox.games.paper_current import rules
 from page_text import page_array_text
+from refusals import refused_move
 from paper_current_sheet import HARBOUR, SAFETY
 from tidebox.games.seeded import Seeded
 
@@ -75,14 +76,7 @@ def play_round(state, results):
 
 
 def refused(state, seat, name, args, status):
-    """The move is refused with `status` and the state is exactly as it was."""
-    before = copy.deepcopy(state)
-    with pytest.raises(pc.GameError) as info:
-        pc.move(state, seat, name, args)
-    assert info.value.status == status, info.value.message
-    assert state == before
-    assert info.value.message  # a message for a person
-    return info.value
+    return refused_move(pc.move, state, seat, name, args, status)
 
 
 # ---------------------------------------------------------------- the interface names
