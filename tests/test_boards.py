@@ -341,3 +341,63 @@ def test_wiring_and_readme_match_the_board_defaults():
         assert "| %s | GP%d | %d |" % (part, gp, wiring.PICO_HEADER[gp]) in readme, part
     assert "| GP%d | %d |" % (roles["PWM"], wiring.PICO_HEADER[roles["PWM"]]) in readme
     assert "(wiring.png)" in readme and (build.BOARDS / "wiring.png").exists()
+
+
+class Glass:
+    """The SSD1306's RAM as its I2C commands fill it (horizontal addressing: column and page ranges)."""
+
+    def __init__(self):
+        self.ram = bytearray(1024)
+        self.cols, self.pages, self.col, self.page = (0, 127), (0, 7), 0, 0
+        self.pending = []
+
+    def feed(self, transaction):
+        control, *rest = transaction
+        if control == 0x40:  # data
+            for byte in rest:
+                self.ram[self.page * 128 + self.col] = byte
+                self.col += 1
+                if self.col > self.cols[1]:
+                    self.col = self.cols[0]
+                    self.page = self.page + 1 if self.page < self.pages[1] else self.pages[0]
+            return len(rest)
+        assert control == 0x80 and len(rest) == 1
+        self.pending.append(rest[0])
+        if self.pending[0] in (0x21, 0x22) and len(self.pending) == 3:
+            cmd, start, end = self.pending
+            if cmd == 0x21:
+                self.cols, self.col = (start, end), start
+            else:
+                self.pages, self.page = (start, end), start
+            self.pending = []
+        elif self.pending[0] not in (0x21, 0x22):
+            self.pending = []
+        return 0
+
+
+def drawn(boxes):
+    """The frame buffer (MONO_VLSB, 128 x 64) with those boxes filled."""
+    ram = bytearray(1024)
+    for x, y, w, h in boxes:
+        for px in range(x, x + w):
+            for py in range(y, y + h):
+                ram[(py // 8) * 128 + px] |= 1 << (py % 8)
+    return ram
+
+
+def test_a_frame_sends_the_ssd1306_only_the_pages_that_changed(run_board):
+    frames = [
+        [[0, 0, 128, 8], [0, 12, 128, 10]],  # a title and a highlighted line
+        [[0, 0, 128, 8], [0, 22, 128, 10]],  # the highlight one line down: pages 1-3 change, not 0
+        [[0, 0, 128, 8], [0, 22, 128, 10]],  # nothing changed
+        [[0, 0, 128, 8], [0, 22, 128, 10], [120, 60, 8, 4]],  # a mark in the last page
+        [],  # everything off
+    ]
+    out = run_board([["frames", frames]])
+    sent = out["results"][0]["ok"]
+    glass = Glass()  # as the driver's start left it: a whole blank frame
+    data = []
+    for boxes, transactions in zip(frames, sent):
+        data.append(sum(glass.feed(t) for t in transactions))
+        assert glass.ram == drawn(boxes)
+    assert data == [128 * 3, 128 * 3, 0, 128, 128 * 8]

@@ -18,7 +18,8 @@ def timeline(*spans, until=2000, step=5):
 
 @pytest.fixture
 def press(mp):
-    return lambda samples: mp.call("mp_buttons", "run", samples)
+    """The debouncer on a screen that tells every button's short and long presses apart."""
+    return lambda samples, long_presses="ABC": mp.call("mp_buttons", "run", samples, long_presses)
 
 
 def test_a_short_press_is_one_short_event_on_release(press):
@@ -35,12 +36,35 @@ def test_contact_bounce_is_ignored(press):
 
 def test_a_glitch_shorter_than_the_debounce_time_is_no_press(press):
     assert press(timeline(("C", 100, 115))) == []
+    assert press(timeline(("C", 100, 115)), "") == []  # nor where a press acts once down
+
+
+def test_a_release_shorter_than_the_debounce_time_is_bounce_not_a_second_press(press):
+    # Down 15 ms is a press, but up for less than 25 ms inside it is the contact bouncing.
+    events = press(timeline(("A", 100, 400, [200, 205, 210])), "")
+    assert [e[1:] for e in events] == [["A", "short"]]
 
 
 def test_holding_gives_one_long_event_while_held_and_nothing_on_release(press):
     events = press(timeline(("A", 100, 1500)))
     assert [e[1:] for e in events] == [["A", "long"]]
     assert 800 <= events[0][0] < 1500  # fires while still held, after 700 ms
+
+
+def test_a_button_with_no_long_press_on_the_screen_acts_once_down(press):
+    # The screen tells only C's presses apart: A is a press 15 ms after it settled down, not at
+    # its release, and neither holding it nor letting go gives anything more.
+    events = press(timeline(("A", 100, 1500), ("C", 1600, 1700)), "C")
+    assert [e[1:] for e in events] == [["A", "short"], ["C", "short"]]
+    assert 115 <= events[0][0] <= 125
+    assert events[1][0] >= 1700
+
+
+def test_a_bouncing_press_acting_once_down_is_still_one_press(press):
+    events = press(timeline(("B", 100, 300, [105, 115, 290])), "")
+    assert [e[1:] for e in events] == [["B", "short"]]
+    assert 130 <= events[0][0] <= 140  # down 15 ms after the last bounce at 115-120
+    assert press(timeline(("C", 100, 115)), "") == []  # a glitch is still no press
 
 
 def test_two_buttons_at_once_are_two_presses(press):

@@ -98,6 +98,7 @@ def test_buttons_read_the_bonnets_pins_and_the_firmware_debounces_them(monkeypat
     buttons = pi_bonnet.Buttons(pins)
     assert buttons.read() == (False, False, False)
     debouncer = Debouncer(pi_bonnet.BUTTONS)
+    debouncer.long_presses = "ABC"  # short and long told apart, as on a screen that holds them all
     events = []
     pins[2].value = False  # C: the joystick pressed in
     for now in range(0, 120, 10):

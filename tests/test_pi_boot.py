@@ -42,6 +42,10 @@ def pi_box(sim_tree, tmp_path):
     notify.bind(str(tmp_path / "notify"))
     notify.settimeout(60)
     pins = tmp_path / "pins.json"
+
+    def write_pins(levels):  # whole or not at all: a read of a half-written file is no level at all
+        (tmp_path / "pins.new").write_text(json.dumps(levels))
+        os.replace(tmp_path / "pins.new", pins)
     env = dict(os.environ, PATH="%s:%s" % (bin_dir, os.environ["PATH"]), TIDEBOX_SETTINGS=str(settings),
                TIDEBOX_STATE_DIR=str(tmp_path / "state"), TIDEBOX_SYSTEM_ROOT=str(tmp_path / "root"),
                NOTIFY_SOCKET=str(tmp_path / "notify"), FAKE_PANEL=str(tmp_path / "panel"),
@@ -89,9 +93,12 @@ def pi_box(sim_tree, tmp_path):
                 return None
 
         def hold(self, gpio, ms):
-            pins.write_text(json.dumps({str(gpio): False}))
+            """Holds the button `ms`, then lets it rest as a finger would (the box acts on many presses
+            as soon as they are down: a press at once after would be a bounce of this one)."""
+            write_pins({str(gpio): False})
             time.sleep(ms / 1000)
-            pins.write_text("{}")
+            write_pins({})
+            time.sleep(0.08)
 
         def nmcli(self):
             return nmcli_log.read_text().splitlines() if nmcli_log.exists() else []

@@ -1,12 +1,17 @@
 # Debounced buttons with short and long presses.
 #
 # The board reports raw levels (True while held); this turns them into events. A press counts once
-# the level has been stable for DEBOUNCE_MS (contact bounce on tactile switches lasts ~5-10 ms).
-# Holding LONG_MS or more gives one "long" event while still held; releasing earlier gives "short".
+# the level has been down for PRESS_MS with no bounce, a release once up for DEBOUNCE_MS (contact
+# bounce on tactile switches lasts ~5-10 ms; a bounce inside a press is not a release, so the press
+# can be taken sooner than the release: the box answers quicker, and never counts a press twice).
+# On a button the screen shown gives a long press of its own (`long_presses`), holding LONG_MS or
+# more gives one "long" event while still held and releasing earlier gives "short"; a press of any
+# other button is "short" as soon as it is down, so the box answers without waiting for the release.
 import time
 
 from micropython import const
 
+PRESS_MS = const(15)
 DEBOUNCE_MS = const(25)
 LONG_MS = const(700)
 SHORT = "short"
@@ -22,7 +27,8 @@ class Buttons:
         self.raw_since = [0] * count  # when the raw level last changed
         self.stable = [False] * count  # debounced level
         self.down_at = [0] * count  # when the debounced press began
-        self.long_sent = [False] * count
+        self.acted = [False] * count  # this press has had its event: nothing more until the next
+        self.long_presses = ""  # the buttons told apart by how long they are held (set by the loop)
         self.busy = False  # a raw or debounced level was True at the last poll
 
     def poll(self, levels, now):
@@ -45,15 +51,18 @@ class Buttons:
         if level != self.raw[i]:
             self.raw[i] = level
             self.raw_since[i] = now
-        elif level != self.stable[i] and time.ticks_diff(now, self.raw_since[i]) >= DEBOUNCE_MS:
+        elif level != self.stable[i] and time.ticks_diff(now, self.raw_since[i]) >= (
+                PRESS_MS if level else DEBOUNCE_MS):
             self.stable[i] = level
             if level:
                 self.down_at[i] = self.raw_since[i]
-                self.long_sent[i] = False
-            elif not self.long_sent[i]:
+                self.acted[i] = self.names[i] not in self.long_presses
+                if self.acted[i]:
+                    events = _event(events, self.names[i], SHORT)
+            elif not self.acted[i]:
                 events = _event(events, self.names[i], SHORT)
-        if self.stable[i] and not self.long_sent[i] and time.ticks_diff(now, self.down_at[i]) >= LONG_MS:
-            self.long_sent[i] = True
+        if self.stable[i] and not self.acted[i] and time.ticks_diff(now, self.down_at[i]) >= LONG_MS:
+            self.acted[i] = True
             events = _event(events, self.names[i], LONG)
         return events
 

@@ -44,6 +44,13 @@ class Collector:
         self.idle_served = self.server.idle_served
         self.view_served = self.server.view_served
 
+    def press_over(self):
+        """The reader's press has been answered and let go: collect now, so that the threshold's
+        collection (what the reader's screens allocate is not counted above) does not fall in the
+        drawing of the next press's answer (10-20 ms more on the chip)."""
+        gc.collect()
+        self._note()
+
     def tick(self):
         """Called every pass of the reader loop: collects when the box is idle and due. Allocates
         nothing when it does not collect. Returns True when it collected."""

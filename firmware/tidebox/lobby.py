@@ -159,6 +159,7 @@ class NameEntry(Screen):
     """A name for a player without a phone, letter by letter."""
 
     name = "name_entry"
+    long_presses = "ABC"  # a long A steps back a letter, a long B deletes one, a long C leaves
 
     def __init__(self, panel):
         super().__init__(panel)
@@ -206,6 +207,7 @@ class Setup(Screen):
     B changes the value, C starts the game."""
 
     name = "setup"
+    long_presses = "A"  # back to joining
 
     def draw(self, fb, now):
         # One row an option, its value whole at the right and its label cut to the room left; the

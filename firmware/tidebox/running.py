@@ -10,6 +10,7 @@ from micropython import const
 from tidebox.buttons import Buttons
 
 _LOOP_MS = const(10)  # button sampling period; debouncing needs a few samples per bounce
+_HELD_LOOP_MS = const(5)  # ... while a button is held or settling: its press is seen that much sooner
 CRASH_LOG = "crash.log"
 _CRASH_LOG_CAP = const(4096)  # bytes kept on flash; older entries are dropped
 _RESTART_PAUSE_MS = const(500)
@@ -53,10 +54,11 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
     least it can and allocates nothing: the methods are bound once here; the debouncer runs only
     while a button is (or was just) held; the reader's tick (the countdown's seconds, the panel's
     flashing, a rival's move) every other pass, 20 ms apart, and on every pass with a button held;
-    the collector every 4th pass (40 ms), the watchdog every 8th.
+    the collector every 4th pass (40 ms), the watchdog every 8th. While a button is held, and until
+    its release has settled, the passes come every 5 ms instead: the box answers a press sooner.
 
     For the bench: `passes` ends the loop after that many passes (-1: never), and `sleep_ms` is
-    awaited as sleep_ms(LOOP_MS) at the end of each pass instead of asyncio's."""
+    awaited at the end of each pass, with its period, instead of asyncio's."""
     buttons = Buttons(("A", "B", "C"))
     poll = buttons.poll
     read = board.buttons.read
@@ -72,15 +74,18 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
         now = ticks_ms()
         levels = read()
         if buttons.busy or True in levels:
+            buttons.long_presses = panel.top().long_presses
             for name, kind in poll(levels, now):
                 panel.press(name, kind)
             tick(now)
+            if not buttons.busy:
+                collector.press_over()
         elif done & 1:
             tick(now)
-        if not done & 3:
+        if not done & 3 and not buttons.busy:  # a collection (10-20 ms on the chip) waits out a press
             collect()
         if not done & 7:
             feed()
             if box.short_of_memory:
                 panel.short_of_memory()
-        await sleep_ms(_LOOP_MS)
+        await sleep_ms(_HELD_LOOP_MS if buttons.busy else _LOOP_MS)

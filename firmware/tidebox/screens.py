@@ -17,6 +17,10 @@ class Screen:
 
     name = ""
     paint = None
+    # The buttons a long press does something else with on this screen (say "C"): a press of one
+    # of these is told short or long once it ends or has been held long enough; the others act as
+    # soon as they are down (tidebox/buttons.py).
+    long_presses = ""
 
     def __init__(self, panel):
         self.panel = panel

@@ -741,7 +741,7 @@ def bench(args):
         rows.append(("core busy at the game menu, no phones", "%.1f %%" % (100 * busy),
                      "<= 5 % (with 8 phones)"))
         emu._call("/monitor", {})  # the loop's and the heap's monitors from here
-        latencies, from_release, transfers, wall = [], [], [], []
+        latencies, from_release, transfers, sizes, wall = [], [], [], [], []
         for _ in range(args.presses):
             before = emu.status()["panel"]["frames"]
             t0 = time.monotonic()
@@ -752,14 +752,15 @@ def bench(args):
             latencies.append(frame["at_ms"] - s["last_press"]["at_ms"])
             from_release.append(frame["at_ms"] - s["last_press"]["release_ms"])
             transfers.append(frame["transfer_us"] / 1000)
+            sizes.append(frame["bytes"])
             settled(emu, 0.6)
         rows.append(("button press (held %d ms) to the new frame on the panel, I2C included (median / worst "
                      "of %d)" % (args.hold_ms, len(latencies)),
                      "%.1f / %.1f ms" % (median(latencies), max(latencies)), "<= 50 ms"))
-        rows.append(("  the same from the release (the menu acts on a short press once it ends)",
-                     "%.1f / %.1f ms" % (median(from_release), max(from_release)), "-"))
-        rows.append(("  of which the frame's I2C transfer (1,024 bytes at 400 kHz)",
-                     "%.1f ms" % median(transfers), "-"))
+        rows.append(("  the same from the release (below 0: drawn while still held; the menu's A has no "
+                     "long press)", "%.1f / %.1f ms" % (median(from_release), max(from_release)), "-"))
+        rows.append(("  of which the frame's I2C transfer at 400 kHz (the pages that changed: %d bytes of "
+                     "1,024, median)" % median(sizes), "%.1f ms" % median(transfers), "-"))
         f0 = emu.status()["flash"]
         before = emu.status()["panel"]["frames"]
         emu.press("C", 120)  # choose the highlighted game: the box saves

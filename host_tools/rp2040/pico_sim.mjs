@@ -361,8 +361,18 @@ function wireButtons() {
   for (const [name, n] of Object.entries(BUTTONS)) { mcu.gpio[n].setInputValue(true); state.buttons[name] = false; }
 }
 
-// A press: the contact bounces for up to BOUNCE_MS on the way down and on the way up.
+// A press: the contact bounces for up to BOUNCE_MS on the way down and on the way up. A press of a
+// button still held, or let go less than REST_MS ago, starts once it has rested that long: a finger
+// cannot press again sooner, and the box acts on many presses while they are still held.
+const REST_MS = 60;
+const restedAt = {};  // emulated ms from which each button may be pressed again
 function press(name, ms) {
+  const wait = (restedAt[name] || 0) - nowNs() / 1e6;
+  if (wait > 0) {
+    restedAt[name] += Math.max(ms, BOUNCE_MS + 1) + 2 * BOUNCE_MS + REST_MS;  // queued presses keep their order
+    later(wait * 1e6, () => { restedAt[name] = 0; press(name, ms); });
+    return;
+  }
   const n = BUTTONS[name];
   const pin = () => mcu.gpio[n];
   const bounce = (settle, start) => {
@@ -383,6 +393,7 @@ function press(name, ms) {
   const up = Math.max(ms, BOUNCE_MS + 1);
   state.lastPress.release_ms = state.lastPress.at_ms + up;
   const end = bounce(true, up);
+  restedAt[name] = state.lastPress.at_ms + end + REST_MS;
   later(end * 1e6, () => { state.buttons[name] = false; monitor.holding--; });
 }
 

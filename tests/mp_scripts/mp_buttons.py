@@ -2,9 +2,11 @@
 from tidebox.buttons import Buttons
 
 
-def run(samples):
-    """samples: [[ms, "A"|"" (held buttons as letters)], ...] in time order."""
+def run(samples, long_presses="ABC"):
+    """samples: [[ms, "A"|"" (held buttons as letters)], ...] in time order; `long_presses`: the
+    buttons the screen tells apart by how long they are held (the others act once down)."""
     buttons = Buttons(("A", "B", "C"))
+    buttons.long_presses = long_presses
     events = []
     for now, held in samples:
         for name, kind in buttons.poll(("A" in held, "B" in held, "C" in held), now):
@@ -22,6 +24,7 @@ def host_presses(presses):
     clock.hold(True)
     pins = board.Buttons(clock)
     buttons = Buttons(("A", "B", "C"))
+    buttons.long_presses = "ABC"
     events = []
     for name, ms in presses:
         pins.press(name, ms)

@@ -57,6 +57,18 @@ def run(action):
     if kind == "show":
         b.display.fill(1)
         return b.display.show()
+    if kind == "frames":  # draws each frame of [[x, y, w, h], ...] boxes on a cleared panel: its I2C bytes
+        sent = []
+        for boxes in action[1]:
+            machine.I2C.sent = []
+            machine.I2C.recording = True
+            b.display.fill(0)
+            for x, y, w, h in boxes:
+                b.display.fill_rect(x, y, w, h, 1)
+            b.display.show()
+            machine.I2C.recording = False
+            sent.append([list(t) for t in machine.I2C.sent])
+        return sent
     if kind == "reset":
         try:
             b.reset()

@@ -13,6 +13,7 @@ GP = {"A": 10, "B": 11, "C": 12}  # the board's default pins
 clock = [0]
 buttons = pico_common.Buttons((GP["A"], GP["B"], GP["C"]), ticks_ms=lambda: clock[0])
 debouncer = Debouncer(("A", "B", "C"))
+debouncer.long_presses = "ABC"  # every press told short or long, as on a screen that holds them all
 events = []
 levels = []
 for step in json.loads(sys.stdin.read())["timeline"]:

@@ -59,6 +59,8 @@ class Pin:
 
 class I2C:
     devices = [0x3C]  # addresses that answer a scan
+    sent = []  # every transaction's bytes, in order, while `recording` (one writevto is one)
+    recording = False
 
     def __init__(self, id, sda=None, scl=None, freq=400000):
         self.id = id
@@ -70,11 +72,15 @@ class I2C:
     def writeto(self, addr, buf):
         if addr not in I2C.devices:
             raise OSError(5)  # EIO: nothing acknowledged
+        if I2C.recording:
+            I2C.sent.append(bytes(buf))
         return len(buf)
 
     def writevto(self, addr, bufs):
-        for buf in bufs:
-            self.writeto(addr, buf)
+        if addr not in I2C.devices:
+            raise OSError(5)
+        if I2C.recording:
+            I2C.sent.append(b"".join(bytes(buf) for buf in bufs))
 
 
 class PWM:

@@ -68,6 +68,7 @@ class Launch(GameScreen):
     """"Boat 3: Bo": C when the boat has been launched, a long C goes back one."""
 
     name = "pc_launch"
+    long_presses = "C"  # back one boat
     paint = staticmethod(draws.draw_launch)
 
     def act(self, button, kind):
@@ -94,6 +95,7 @@ class Score(GameScreen):
     the last launch while nothing is entered yet."""
 
     name = "pc_score"
+    long_presses = "AC"  # the in-game menu; back to the last launch
     paint = staticmethod(draws.draw_score)
 
     def press(self, button, kind):

@@ -88,6 +88,7 @@ class Reveal(GameScreen):
     straight to the last step (the standings): the phones then show the whole breakdown."""
 
     name = "reveal"
+    long_presses = "C"  # straight to the last step
     paint = staticmethod(draws.draw_reveal)
 
     def __init__(self, panel):
@@ -159,6 +160,7 @@ class Entry(Screen):
     """A player without a phone sets Beacon, Grove and Mooring on the box, privately."""
 
     name = "entry"
+    long_presses = "C"  # leave without saving
     paint = staticmethod(draws.draw_entry)
 
     def __init__(self, panel, seat):
