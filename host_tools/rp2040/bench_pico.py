@@ -37,7 +37,10 @@ with the phones. Then Pearl Reach on a fresh chip (--pearl-reach-s wall seconds)
 on a free cell when its turn comes and the setup's default rival (sharp, 2 s a move); a rival's
 move is a busy stretch with a save to flash and no phone connection open: its choice, its moves,
 the save and the redraw when it falls in that pass; with the loop's windows and the heap there.
-Not measured: the heap through whole games of The Quiet Dividend and Paper Current.
+Then whole games of The Quiet Dividend and Paper Current, each on a fresh chip with eight phones
+polling once a chip second (--no-whole-games leaves them out): the heap's low-water and smallest
+largest free block from the setup to the end (The Quiet Dividend: each turn a seeded legal turn from
+the phone whose turn it is; Paper Current: the reader's presses, the phones' results).
 
 Then the phones' pages (run by default when Chromium, /usr/bin/chromium, and Playwright are present;
 --browser runs only this, --no-browser leaves it out), each game on a fresh chip: Token Tide's short
@@ -55,6 +58,7 @@ phone and the default rival), each checked against what its rules say.
 """
 
 import argparse
+import random
 import shutil
 import sys
 import threading
@@ -264,6 +268,94 @@ def pearl_reach(flash_out, firmware_dir, wall_s, rows):
         rows.extend(loop_rows(s, "Pearl Reach"))
         rows.append(heap_row(s, "heap low-water / smallest largest free block through Pearl Reach (%s)"
                              % ("a whole game" if over else "part of a game")))
+    finally:
+        emu.stop()
+
+
+# ---------------------------------------------------------------- whole games with eight phones
+# The Quiet Dividend and Paper Current played to their ends on a fresh chip, eight phones polling once
+# a chip second: the heap's low-water and smallest largest free block through the whole game (Token
+# Tide's first round and Pearl Reach are above).
+
+
+class QuietDividendGame:
+    """Each turn, the seat whose turn it is takes one of the legal turns its own view offers, from its
+    phone with the view's seq (seeded: the same game each run)."""
+
+    game = "quiet_dividend"
+    title = "The Quiet Dividend"
+    index = 1  # its place on the game menu
+
+    def __init__(self, seed=5):
+        self.rng = random.Random(seed)
+
+    def step(self, emu, tokens, view):
+        seat = view["game"]["turn"]
+        mine = api_view(emu, tokens[seat])
+        m = self.rng.choice(mine["game"]["legal"])
+        move_api(emu, tokens[seat], m["move"], m["args"], mine["seq"])
+
+
+class PaperCurrentGame:
+    """The reader pages each card and launches the eight boats (C), the phones enter every boat's
+    result in turn, the reader confirms (C); three rounds."""
+
+    game = "paper_current"
+    title = "Paper Current"
+    index = 2
+
+    def __init__(self, seed=3):
+        self.rng = random.Random(seed)
+        self.phone = 0
+
+    def step(self, emu, tokens, view):
+        game = view["game"]
+        if game["phase"] != "score" or None not in game["results"]:
+            reader(emu, "C")  # the card's pages, a launch, the round confirmed, the next card
+            return
+        seq = view["seq"]
+        for boat, result in enumerate(game["results"], 1):
+            if result is None:
+                move_api(emu, tokens[self.phone % len(tokens)], "set_result",
+                         {"boat": boat, "result": self.rng.choice((0, 1, 2, 2)), "was": None}, seq)
+                seq += 1
+                self.phone += 1
+
+
+def whole_game(flash_out, firmware_dir, game, phones_n, rows):
+    """`game` (above) played whole on a fresh chip by `phones_n` phones polling once a chip second."""
+    flash = sim_pico.prepare(flash_out, firmware_dir, fresh=True)
+    emu = sim_pico.Emulator(flash, flash_out / "pico-sim.log")
+    try:
+        wait(emu, lambda s: "tidebox: pico_w on port" in s["console"], "the box's start")
+        settled(emu)
+        for _ in range(game.index):
+            press_and_wait(emu, "A", "the next game", 120)
+        press_and_wait(emu, "C", "the join screen", 120)
+        phones = Phones(emu, phones_n)
+        try:
+            phones.join()
+            phones.start_polling()
+            emu._call("/monitor", {})  # the heap from the setup on
+            reader(emu, "C")  # setup, default options
+            reader(emu, "C")  # the game begins
+            start, wall0, steps = emu.status(), time.monotonic(), 0
+            view = wait_view(emu, phones.tokens[0], lambda v: v.get("box") in ("play", "over"), "the game")
+            while view.get("box") != "over":
+                if steps > 2000:
+                    raise SystemExit("bench-pico: %s did not end: %s" % (game.game, view["game"]))
+                game.step(emu, phones.tokens, view)
+                steps += 1
+                view = api_view(emu, phones.tokens[0])
+            end = emu.status()
+        finally:
+            phones.stop()
+        if end["boots"] != 1:
+            raise SystemExit("bench-pico: the chip restarted during %s: %s" % (game.game, end["resets"]))
+        rows.append(heap_row(end, "heap low-water / smallest largest free block through a whole game of %s "
+                             "with %d phones (%d steps, %.0f s chip, %.0f s wall; %d phone errors)" % (
+                                 game.title, phones_n, steps, (end["chip_ms"] - start["chip_ms"]) / 1000,
+                                 time.monotonic() - wall0, len(phones.errors))))
     finally:
         emu.stop()
 
@@ -685,6 +777,8 @@ def main(argv=None):
     parser.add_argument("--poll-s", type=int, default=20, help="chip seconds of idle polling measured")
     parser.add_argument("--pearl-reach-s", type=int, default=240,
                         help="wall seconds of Pearl Reach with a rival (0: none)")
+    parser.add_argument("--no-whole-games", dest="whole_games", action="store_false",
+                        help="leave out the whole games of The Quiet Dividend and Paper Current")
     parser.add_argument("--browser", action="store_true",
                         help="only the phones' pages section (Token Tide on Chromium, a turn of each other "
                         "game)")
@@ -838,12 +932,13 @@ def bench(args):
             print("# phones' errors: %d, e.g. %s" % (len(phones.errors), phones.errors[:3]))
         rows.append(heap_row(emu.status(), "heap low-water / smallest largest free block from the game menu "
                              "through Token Tide's first round with %d phones" % args.phones))
-        rows.append(("heap through a whole game of The Quiet Dividend and of Paper Current", "not measured",
-                     "-"))
     finally:
         emu.stop()
     if args.pearl_reach_s:
         pearl_reach(OUT / "pearl-reach", args.firmware_dir, args.pearl_reach_s, rows)
+    if args.whole_games:
+        for game in (QuietDividendGame(), PaperCurrentGame()):
+            whole_game(OUT / game.game, args.firmware_dir, game, args.phones, rows)
     print("| figure (chip time at 125 MHz) | measured | goal |")
     print("| --- | --- | --- |")
     for row in rows:
