@@ -140,7 +140,10 @@ class Buttons:
     MIN_READS = 4
     READ_MS = 10  # a held clock's step per read during a press: the firmware's loop period
     SETTLE_READS = (DEBOUNCE_MS + READ_MS - 1) // READ_MS
-    QUIET_READS = SETTLE_READS + 1  # the release settles at the last of them; the next may press
+    FASTEST_READ_MS = 5  # the loop's period while a button is held or settling (tidebox/running.py)
+    # The release settles within these reads even at the fastest loop on a running clock; the next
+    # press may begin after them.
+    QUIET_READS = (DEBOUNCE_MS + FASTEST_READ_MS - 1) // FASTEST_READ_MS + 2
 
     def __init__(self, clock):
         self.clock = clock
@@ -151,7 +154,7 @@ class Buttons:
         self.faults = 0  # faults raised so far: each crash log entry names its number
         self.squeeze = None  # press(squeeze=...): called at each read while the press lasts (Board.squeeze)
         self.squeeze_reads = 0
-        self.arm = None  # press(arm=...): called when the press is released
+        self.arm = None  # press(arm=...): called when the press begins
         self.settling = 0  # reads left after a release that still move a held clock
         self.quiet = {}  # name -> reads left until a new press of it may begin (QUIET_READS)
 
@@ -159,7 +162,7 @@ class Buttons:
         """Hold `name` down for hold_ms; `squeeze()`, when given, runs at every read of the buttons
         from the first read of the press until it is over (the tests' way to leave the press short
         of memory: whatever the box frees meanwhile is taken again before the press is handled);
-        `arm()` runs once, at the release (e.g. the next frame drawn fails: host_sim.py)."""
+        `arm()` runs once, when the press begins (e.g. the next frame drawn fails: host_sim.py)."""
         if name not in BUTTONS:
             raise ValueError("no button " + str(name))
         self.queued[name] = hold_ms
@@ -197,6 +200,9 @@ class Buttons:
                 until = time.ticks_add(now, self.queued.pop(name))
                 self.held[name] = until
                 self.reads[name] = 0
+                if self.arm is not None:  # the press is handled in a moment (most act once down)
+                    arm, self.arm = self.arm, None
+                    arm()
             down = until is not None and (
                 time.ticks_diff(until, now) > 0 or self.reads[name] < self.MIN_READS
             )
@@ -206,9 +212,6 @@ class Buttons:
                 del self.held[name]
                 quiet[name] = self.QUIET_READS
                 self.settling = self.SETTLE_READS - 1  # this read was the first of them
-                if self.arm is not None:  # the press is handled in a moment
-                    arm, self.arm = self.arm, None
-                    arm()
             levels.append(down)
         levels = tuple(levels)
         self.squeezing()  # after the read's own allocations: the firmware's are what meet the squeeze

@@ -3,7 +3,7 @@
 #   GET  /sim/oled.png   the current frame as a 128x64 PNG
 #   POST /sim/press      {"button": "A", "ms": 80} holds a button down (ms >= 700 is a long press);
 #                        "squeeze": n fills the heap but for n bytes while the box reads the press;
-#                        "fault": "draw" fails the first frame drawn after its release
+#                        "fault": "draw" fails the first frame drawn once the press has begun
 #   POST /sim/advance    {"ms": 15000} moves the box's clock forward (tests skip a countdown)
 #   POST /sim/clock      {"hold": true | false} stops the box's clock (it then moves only by advance
 #                        and by button presses: exact figures) or lets it run on
@@ -33,7 +33,7 @@ def _press(board, data):
     if leave is not None and (type(leave) is not int or leave < 0):
         return {"error": "squeeze is the bytes to leave free"}, 400
     arm = None
-    if data.get("fault") == "draw":  # the first frame drawn once the press is released fails
+    if data.get("fault") == "draw":  # the first frame drawn once the press has begun fails
         def arm():
             board.display.fail_next = True
     board.buttons.press(button, ms, None if leave is None else lambda: board.squeeze(leave), arm)
@@ -104,7 +104,8 @@ def _status(board, box, request):
         "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
         "feeds": board.watchdog.feeds, "restarts": board.restarts, "inverted": board.display.inverted,
         "boot": board.boot, "message": box.panel.message if box.panel else "",
-        "buttons_down": len(board.buttons.held) + len(board.buttons.queued),  # presses not yet over
+        # presses not yet over: held, waiting to begin, or just released and not settled yet
+        "buttons_down": len(board.buttons.held) + len(board.buttons.queued) + bool(board.buttons.settling),
     })
     return json.dumps(measured), 200, {"Content-Type": "application/json"}
 

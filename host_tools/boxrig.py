@@ -307,13 +307,14 @@ class BoxProcess:
     # ------------------------------------------------------------ buttons and time
 
     def press(self, button, long=False, timeout=15, squeeze=None, fault=None):
-        """Press a button as a person would and wait until the box has handled it. A long press is
-        handled while the button is still held: the next press waits for the release, as a finger
-        would (a press sent during the hold would be part of it). A press that makes the box restart
-        itself (tidebox/restart.py) returns the screen it comes back to. `squeeze`: the press finds
-        only that many bytes of heap free (boards/host.py, Board.squeeze); `fault="draw"`: the first
-        frame drawn after it is read finds no memory (host_sim.py). `timeout` is how long to wait for
-        it: long enough for a box at a Pico W's pace on a busy machine."""
+        """Press a button as a person would and wait until the box has handled it and the press is
+        over (released and settled: the box acts on most presses as soon as they are down, and a
+        held clock moves on with each read until the release has settled, tidebox/buttons.py and
+        boards/host.py), so that what the test reads next is what the press left. A press that makes
+        the box restart itself (tidebox/restart.py) returns the screen it comes back to. `squeeze`: the
+        press finds only that many bytes of heap free (boards/host.py, Board.squeeze); `fault="draw"`:
+        the first frame drawn after the press is handled finds no memory (host_sim.py). `timeout` is
+        how long to wait for it: long enough for a box at a Pico W's pace on a busy machine."""
         status = self.status()
         deadline = time.monotonic() + timeout
         while status["buttons_down"] and time.monotonic() < deadline:
@@ -333,8 +334,8 @@ class BoxProcess:
             status = self.status(timeout=15)
             if status["boot"] != boot:  # the press restarted the box: its screen once it is back up
                 return self.settled_screen(status)
-            if status["presses"] > before:
-                return status["screen"]  # the screen when the press had been handled
+            if status["presses"] > before and not status["buttons_down"]:
+                return status["screen"]  # the screen once the press had been handled and was over
             time.sleep(0.02)
         raise AssertionError("button %s was not handled (pressed at %d presses)\n%s" % (
             button, before, self.diagnosis(status)))

@@ -21,7 +21,14 @@ if "micropython" not in sys.modules:
     sys.modules["micropython"] = _shim
 
 import build  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
 from micropython_runner import MP_SCRIPTS, MicroPython  # noqa: E402
+
+# The property tests check what the rules do, not how fast: no per-example deadline and no health
+# check on how slowly examples are made, which a busy machine (CI, the browsers and emulators beside
+# them) would fail. A test's own @settings adds to this profile.
+settings.register_profile("tidebox", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("tidebox")
 
 
 @pytest.fixture(scope="session")
