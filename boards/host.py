@@ -20,7 +20,7 @@ import time
 
 import framebuf
 from micropython import const
-from tidebox.buttons import DEBOUNCE_MS
+from tidebox.buttons import DEBOUNCE_MS, HELD_READ_MS
 from tidebox.gate import TCP_LIMIT, ConnectionGate
 
 NAME = "host"
@@ -140,10 +140,9 @@ class Buttons:
     MIN_READS = 4
     READ_MS = 10  # a held clock's step per read during a press: the firmware's loop period
     SETTLE_READS = (DEBOUNCE_MS + READ_MS - 1) // READ_MS
-    FASTEST_READ_MS = 5  # the loop's period while a button is held or settling (tidebox/running.py)
-    # The release settles within these reads even at the fastest loop on a running clock; the next
-    # press may begin after them.
-    QUIET_READS = (DEBOUNCE_MS + FASTEST_READ_MS - 1) // FASTEST_READ_MS + 2
+    # The release settles within these reads even at the loop's fastest (HELD_READ_MS) on a running
+    # clock; the next press may begin after them.
+    QUIET_READS = (DEBOUNCE_MS + HELD_READ_MS - 1) // HELD_READ_MS + 2
 
     def __init__(self, clock):
         self.clock = clock

@@ -13,6 +13,7 @@ from micropython import const
 
 PRESS_MS = const(15)
 DEBOUNCE_MS = const(25)
+HELD_READ_MS = const(5)  # how often the reader loop reads while a button is held or settling
 LONG_MS = const(700)
 SHORT = "short"
 LONG = "long"

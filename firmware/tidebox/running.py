@@ -7,10 +7,9 @@ import sys
 import asyncio
 from micropython import const
 
-from tidebox.buttons import Buttons
+from tidebox.buttons import HELD_READ_MS, Buttons
 
 _LOOP_MS = const(10)  # button sampling period; debouncing needs a few samples per bounce
-_HELD_LOOP_MS = const(5)  # ... while a button is held or settling: its press is seen that much sooner
 CRASH_LOG = "crash.log"
 _CRASH_LOG_CAP = const(4096)  # bytes kept on flash; older entries are dropped
 _RESTART_PAUSE_MS = const(500)
@@ -88,4 +87,4 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
             feed()
             if box.short_of_memory:
                 panel.short_of_memory()
-        await sleep_ms(_HELD_LOOP_MS if buttons.busy else _LOOP_MS)
+        await sleep_ms(HELD_READ_MS if buttons.busy else _LOOP_MS)  # a held button's press is seen sooner
