@@ -1,6 +1,6 @@
 """The evening's figures (`make bench`): every ordered pair of the games and all of them in a row twice
 on one box (evening.py), at the evening's heap for the interpreter MICROPYTHON names (evening_heap:
-216 KB on a 64-bit port, the Pico W's 192 KB on a 32-bit one). After each
+208 KB on a 64-bit port, the Pico W's 192 KB on a 32-bit one). After each
 game, back at the game menu: the live heap and the largest free block, beside a fresh box's with the
 same players; the box's restarts of itself (between the lobby and each game) and how long the phones
 went unanswered each time.

