@@ -14,7 +14,7 @@ import build
 from boxrig import Background, BoxProcess
 from game_drivers import TokenTide
 
-# The heap the proof runs at in `make test`: the strictest budget of the tests. On this 64-bit port
+# The heap the proof runs at in `make test` (the evening runs at 208 KB: evening.py). On this 64-bit port
 # (objects up to twice as big) 208 KB was about what 146-150 KB is on the board's 32-bit build, against
 # the Pico W's 192 KB (boxrig.pico_heap, the heap of every other test). At 208 KB the proof's peak in
 # use was about 201 KB, and on a busy machine (more requests waiting at once) it failed 2 of 4 runs
