@@ -52,11 +52,11 @@ class Display(framebuf.FrameBuffer):
         self.level = 255
         self.on = True
         self.pace_ms = 0  # blocking ms per show() (TIDEBOX_PACE_MS)
-        self.fail_next = False  # the next show() raises MemoryError (a test's fault, host_sim.py)
+        self.fail_when = None  # a test's fault (host_sim.py): the first show() it is true for raises MemoryError
 
     def show(self):
-        if self.fail_next:  # a test's injected fault: this frame finds no memory (host_sim.py)
-            self.fail_next = False
+        if self.fail_when is not None and self.fail_when():  # a test's injected fault: no memory for this frame
+            self.fail_when = None
             raise MemoryError("injected: no room to draw this frame")
         if self.pace_ms:
             time.sleep_ms(self.pace_ms)  # the I2C transfer holds the CPU on the board

@@ -3,7 +3,7 @@
 #   GET  /sim/oled.png   the current frame as a 128x64 PNG
 #   POST /sim/press      {"button": "A", "ms": 80} holds a button down (ms >= 700 is a long press);
 #                        "squeeze": n fills the heap but for n bytes while the box reads the press;
-#                        "fault": "draw" fails the first frame drawn once the press has begun
+#                        "fault": "draw" fails the first frame drawn once the press is handled
 #   POST /sim/advance    {"ms": 15000} moves the box's clock forward (tests skip a countdown)
 #   POST /sim/clock      {"hold": true | false} stops the box's clock (it then moves only by advance
 #                        and by button presses: exact figures) or lets it run on
@@ -24,7 +24,7 @@ import json
 _PAGE_FILE = "host_sim.html"
 
 
-def _press(board, data):
+def _press(board, box, data):
     button = data.get("button")
     ms = data.get("ms", 80)
     leave = data.get("squeeze")
@@ -33,14 +33,17 @@ def _press(board, data):
     if leave is not None and (type(leave) is not int or leave < 0):
         return {"error": "squeeze is the bytes to leave free"}, 400
     arm = None
-    if data.get("fault") == "draw":  # the first frame drawn once the press has begun fails
+    if data.get("fault") == "draw":
+        # The first frame drawn once the press is handled fails, not one already due when it began
+        # (a phone's move redraws the screen the press is about to leave).
         def arm():
-            board.display.fail_next = True
+            panel, before = box.panel, box.panel.presses
+            board.display.fail_when = lambda: box.panel is panel and panel.presses > before
     board.buttons.press(button, ms, None if leave is None else lambda: board.squeeze(leave), arm)
     return {"pressed": button, "ms": ms}
 
 
-def _advance(board, data):
+def _advance(board, box, data):
     ms = data.get("ms")
     if type(ms) is not int or not 0 < ms <= 3600000:
         return {"error": "advance needs ms from 1 to 3600000"}, 400
@@ -48,7 +51,7 @@ def _advance(board, data):
     return {"advanced": ms}
 
 
-def _clock(board, data):
+def _clock(board, box, data):
     hold = data.get("hold")
     if hold not in (True, False):
         return {"error": "clock needs hold: true or false"}, 400
@@ -56,7 +59,7 @@ def _clock(board, data):
     return {"held": hold}
 
 
-def _fault(board, data):
+def _fault(board, box, data):
     kind = data.get("kind")
     if kind == "squeeze":  # the heap held full but for "leave" bytes (Board.squeeze)
         leave = data.get("leave")
@@ -70,7 +73,7 @@ def _fault(board, data):
         host_heap.release(board)
         return {"fault": kind}
     if kind == "draw":  # the next frame drawn finds no memory
-        board.display.fail_next = True
+        board.display.fail_when = lambda: True
         return {"fault": kind}
     if kind not in ("raise", "hang"):
         return {"error": "fault kind must be raise, hang, squeeze, release or draw"}, 400
@@ -128,7 +131,7 @@ def add_routes(app, box, board):
         if request.method == "POST":
             action = _ACTIONS.get(what)
             if action is not None:
-                return action(board, request.json if isinstance(request.json, dict) else {})
+                return action(board, box, request.json if isinstance(request.json, dict) else {})
         elif what == "oled.png":
             headers = {"Content-Type": "image/png", "Cache-Control": "no-store"}
             return Response(host_png.png_1bit(board.display), headers=headers)
