@@ -34,6 +34,7 @@ def make_qr_drawer(box, board):
 
 
 async def main(board):
+    transport.lean_waits()  # asyncio's run loop without a heap frame at every step
     storage = Storage(board.storage_dir)
     box = Box(board, storage)  # the game is chosen on the box (tidebox/games)
     from tidebox import hotspot

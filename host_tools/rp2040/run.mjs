@@ -41,6 +41,11 @@ if (process.env.SYMS) {
   const execute = core.executeInstruction.bind(core);
   const found = syms.find((x) => x[2] === 'gc_alloc');
   const gcAlloc = found ? found[0] & ~1 : -1;
+  // Who asks for heap: gc_alloc's callers, and one level up through the allocator's wrappers (so
+  // that a function call's frame, fun_bc_call through m_malloc_maybe, is told from the rest).
+  const wrappers = new Set(['m_malloc', 'm_malloc_maybe', 'm_malloc_with_finaliser', 'm_malloc0', 'm_realloc',
+    'm_realloc_maybe', 'gc_realloc']);
+  const wrapperPcs = new Set(syms.filter((x) => wrappers.has(x[2])).map((x) => x[0] & ~1));
   let next = 0;
   core.executeInstruction = () => {
     if (GC_PROBE) {
@@ -64,7 +69,9 @@ if (process.env.SYMS) {
     }
     if (prof) {
       const pc = core.PC;
-      if (pc === gcAlloc) prof.allocs++;
+      if (pc === gcAlloc) { prof.allocs++; prof.caller = symbolize(core.LR & ~1); if (!wrappers.has(prof.caller)) count(prof.callers, prof.caller); }
+      else if (wrapperPcs.has(pc)) { const c = symbolize(core.LR & ~1); if (!wrappers.has(c)) prof.wrapped = c; }
+      if (prof.caller && wrappers.has(prof.caller) && prof.wrapped) { count(prof.callers, prof.wrapped); prof.caller = null; }
       if (core.cycles >= next) {
         next = core.cycles + PROF_CYCLES;
         prof.pcs.set(pc, (prof.pcs.get(pc) || 0) + 1);
@@ -171,6 +178,7 @@ function symbolize(pc) {
   const [a, sz, name] = syms[best];
   return pc < a + Math.max(sz, 2) ? name : `?${name}+`;
 }
+function count(map, key) { map.set(key, (map.get(key) || 0) + 1); }
 function dumpProfile(label) {
   const byFn = new Map();
   let total = 0;
@@ -178,6 +186,8 @@ function dumpProfile(label) {
   const rows = [...byFn].sort((x, y) => y[1] - x[1]);
   console.log(`[prof] ${label}: ${total} samples of ${PROF_CYCLES} cycles, gc_alloc calls ${prof.allocs}`);
   for (const [f, n] of rows.slice(0, PROF_TOP)) console.log(`[prof] ${label} ${(100 * n / total).toFixed(1).padStart(5)}% ${f}`);
+  const askers = [...prof.callers].sort((x, y) => y[1] - x[1]).slice(0, 8).map(([f, n]) => `${f} ${n}`);
+  console.log(`[prof] ${label} gc_alloc called from: ${askers.join(', ')}`);
 }
 let line = '';
 function marks(s) {
@@ -192,7 +202,7 @@ function marks(s) {
       const d = GC_PROBE.depths.slice(GC_PROBE.timedFrom, GC_PROBE.inCollection + 1);
       console.log(`[gc] the timed collections' deepest mark stacks: ${d.join(' ')} (the stack holds ${GC_PROBE.stackSize})`);
     }
-    if (l.startsWith('MARK prof_on')) prof = { pcs: new Map(), allocs: 0 };
+    if (l.startsWith('MARK prof_on')) prof = { pcs: new Map(), allocs: 0, callers: new Map(), caller: null, wrapped: null };
     else if (l.startsWith('MARK prof_off') && prof) { dumpProfile(label); prof = null; }
   }
 }

@@ -202,6 +202,7 @@ def run():
     from tidebox import api, buttons, running, transport  # noqa: F401 - imported here to time the imports
 
     print("INFO import_ms=%.1f" % (ticks_diff(ticks_us(), t0) / 1000))
+    transport.lean_waits()  # as main.py's main() does
     import tidebox
 
     # Where the code came from: ".frozen/...", "/rom/..." (a ROMFS image) or the littlefs.
@@ -387,8 +388,10 @@ def profile():
     import asyncio
 
     import board as board_module
-    from tidebox import api
+    from tidebox import api, transport
     from tidebox.buttons import Buttons
+
+    transport.lean_waits()  # as main.py's main() does
 
     board = board_module.make_board()
     box, tokens = make_game(board, board_module.MemStorage())

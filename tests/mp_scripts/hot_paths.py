@@ -156,6 +156,26 @@ def heap_called(f):
     return collected
 
 
+async def heap_called_awaiting(make):
+    """heap_called for a coroutine: True when awaiting make() called the heap allocator at all
+    (the coroutine is made first: making it allocates, running it is what is measured)."""
+    coro = make()
+    gc.collect()
+    gc.threshold(0)
+    for _ in range(8):
+        bytearray(64)  # garbage
+    before = gc.mem_alloc()
+    await coro
+    collected = gc.mem_alloc() < before
+    gc.threshold(-1)
+    return collected
+
+
+async def scheduler_steps():
+    for _ in range(20):
+        await asyncio.sleep_ms(0)  # each a step of asyncio's run loop, which waits on its IO queue
+
+
 def heap_of(make):
     """Bytes of heap that make() allocates (the collector off)."""
     gc.collect()
@@ -169,9 +189,13 @@ def heap_of(make):
 
 
 async def alloc_checks():
+    out = {}
+    # The run loop's steps: asyncio's own wait takes a heap frame at each, the box's (main.py) none.
+    out["steps_heap_calls_asyncio"] = await heap_called_awaiting(scheduler_steps)
+    out["lean_waits"] = transport.lean_waits()
+    out["steps_heap_calls_lean"] = await heap_called_awaiting(scheduler_steps)
     board, box, tokens = make_box()
     app = api.make_app(box, board)
-    out = {}
     poll = fill(box, tokens, BROWSER.encode())
     conn = Connection(poll)
     await app.serve(conn, conn)  # the first builds the prebuilt answer
