@@ -15,16 +15,25 @@ class ConnectionGate:
         self.peak = 0
         self.waited = 0  # connections that had to wait for a slot
 
+    def full(self):
+        """Would the next connection wait for a free one (only where the gate waits)?"""
+        return self.wait and self.active >= self.limit
+
+    def enter(self):
+        """A connection is served from now (sync: where it need not wait, no coroutine, and so no
+        heap, is needed for it: see full)."""
+        self.active += 1
+        if self.active > self.peak:
+            self.peak = self.active
+
     async def __aenter__(self):
-        if self.wait and self.active >= self.limit:
+        if self.full():
             import asyncio
 
             self.waited += 1
             while self.active >= self.limit:
                 await asyncio.sleep_ms(5)
-        self.active += 1
-        if self.active > self.peak:
-            self.peak = self.active
+        self.enter()
         return self
 
     async def __aexit__(self, *exc):

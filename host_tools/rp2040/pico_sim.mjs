@@ -62,7 +62,9 @@
 //   POST /monitor     the bench's monitors start afresh (status's loop and heap_low; see "what the
 //                     bench reads" below: the reader loop's passes, the core's busy stretches, the heap)
 //   GET  /profile     with PICO_SIM_PROFILE=1 in the environment: the PCs sampled every ~1,000 cycles
-//                     since the last call, {pc: count} (map them with the firmware's symbols)
+//                     since the last call, {pc: count} (map them with the firmware's symbols);
+//                     with PICO_SIM_ALLOC_PCS="<gc_alloc>,<wrapper>,..." (entry addresses) also
+//                     "allocs": {"<return address>|<the last two wrappers' return addresses>": calls of gc_alloc}
 //
 //   node pico_sim.mjs --flash FLASH [--port 8090] [--http 8091] [--echo] [--seed N]
 // (--http: where phones connect, 127.0.0.1 only; 0: any free port; printed as "pico-sim: phones on
@@ -234,13 +236,20 @@ function hookCore() {
     if (pc === ROM_ERASE || pc === ROM_PROGRAM) c = flashOp(core, pc === ROM_ERASE);
     else c = execute();
     if (profile && (profile.n += c) >= 997) { profile.n = 0; const k = pc >>> 0; profile.pcs.set(k, (profile.pcs.get(k) || 0) + 1); }
+    if (profile && allocPcs) {
+      if (pc === allocPcs[0]) {
+        const k = `${core.LR >>> 0}|${profile.wrapped}|${profile.wrapped2}`;
+        profile.allocs.set(k, (profile.allocs.get(k) || 0) + 1);
+      } else if (allocPcs.includes(pc)) { profile.wrapped2 = profile.wrapped; profile.wrapped = core.LR >>> 0; } // the wrappers' callers
+    }
     state.busyCycles += c;
     runEnd = t + c * NS_PER_CYCLE;
     return c;
   };
 }
 
-let profile = process.env.PICO_SIM_PROFILE ? { n: 0, pcs: new Map() } : null;
+let profile = process.env.PICO_SIM_PROFILE ? { n: 0, pcs: new Map(), allocs: new Map(), wrapped: 0, wrapped2: 0 } : null;
+const allocPcs = process.env.PICO_SIM_ALLOC_PCS ? process.env.PICO_SIM_ALLOC_PCS.split(',').map((x) => Number(x) & ~1) : null;
 // POST /cut {"op": n, "fraction": f}: the n-th erase or program from now gets only the first
 // fraction f of its bytes done (an erase sets them to 0xFF, a program clears its bits), then the
 // power goes: the chip restarts from the flash as that left it. {"at": "erase" | "program" | "any",
@@ -912,7 +921,8 @@ const server = http.createServer(async (req, res) => {
     cuts.erases = 0; cuts.programs = 0;
     json(200, { armed: cuts.armed });
   } else if (req.method === 'GET' && url === '/profile' && profile) {
-    json(200, Object.fromEntries(profile.pcs)); profile.pcs = new Map();
+    json(200, { ...Object.fromEntries(profile.pcs), allocs: Object.fromEntries(profile.allocs) });
+    profile.pcs = new Map(); profile.allocs = new Map();
   } else if (req.method === 'POST' && url === '/monitor') {
     monitorReset();
     json(200, { reset: true });

@@ -174,13 +174,12 @@ class _Link:
             self.conn = conn
 
     def payload(self, uart, n):
+        # (Here and in _Socket.take, frames within 11 words: MicroPython takes a larger one from the
+        # heap at every call, which the radio's C code would not cost the box.)
         k = min(n, self.left)
         conn = self.conn
-        room = 0 if conn is None else WINDOW - conn.hi
-        if room:
-            k = min(k, room)
-            uart.readinto(conn.view[conn.hi:conn.hi + k], k)
-            conn.hi += k
+        if conn is not None and conn.hi < WINDOW:
+            k = conn.take(uart, k)
         else:  # a closed connection's (or, never, beyond the window): dropped
             k = min(k, 32)
             uart.readinto(self.scratch, k)
@@ -235,6 +234,14 @@ class _Socket(io.IOBase):
         if self.lo == self.hi:  # all read: the window back, the buffer from its start again
             self.link.send(_ACK, self.id, None, self.hi)
             self.lo = self.hi = 0
+
+    def take(self, uart, k):
+        """Up to k bytes of this connection from the UART into its window: how many."""
+        hi = self.hi
+        k = min(k, WINDOW - hi)
+        uart.readinto(self.view[hi:hi + k], k)
+        self.hi = hi + k
+        return k
 
     def readinto(self, buf, size=-1):
         if self.lo == self.hi and self.link.any():
