@@ -381,10 +381,13 @@ class Box:
 
     # ------------------------------------------------------------ playing
 
-    def move(self, seat, name, args=None, seq=None):
+    def move(self, seat, name, args=None, seq=None, save=True):
         """Apply one of the game's moves for a seat (None: the box itself, for the reader). `seq`, when
         given, is the number of moves the phone had seen: a move sent on a stale copy of the game (a
-        retried request, or two phones at once) is refused, so a turn is never applied twice."""
+        retried request, or two phones at once) is refused, so a turn is never applied twice.
+        `save=False`: the move is saved with the next one, made at once after it with nothing
+        awaited in between (a computer rival's shift and placement: one step, one save); should that
+        one fail, put_back() takes the box back to what flash holds, before both."""
         if self.phase in (PLAY, OVER) and name == NEW_GAME and self.rules.PHONE_OPTIONS:
             return self._phone_new_game(seat, args, seq)
         if self.phase == OVER:
@@ -403,7 +406,7 @@ class Box:
         self.undo_text = undo
         if self.rules.is_over(self.state):
             self.phase = OVER
-        self.changed()  # saved before anyone hears it happened
+        self.changed(save)  # saved before anyone hears it happened
         return self.version
 
     def _phone_new_game(self, seat, args, seq):

@@ -97,9 +97,11 @@ def _rival_moves(panel, box, state):
     shift, place = rivals.choose(state, seat, box.random_below)
     try:
         if shift is not None:
-            box.move(seat, "shift", shift)
+            box.move(seat, "shift", shift, save=False)  # saved with the placement: one save a turn
         box.move(seat, "place", place)
     except GameError as e:  # e.g. the save failed: the box went back to what flash holds; try again
+        if shift is not None:
+            box.put_back()  # the shift too, should the placement itself have been refused
         panel.message = e.message
 
 
