@@ -52,10 +52,10 @@ class Display(framebuf.FrameBuffer):
         self.level = 255
         self.on = True
         self.pace_ms = 0  # blocking ms per show() (TIDEBOX_PACE_MS)
-        self.fail_when = None  # a test's fault (host_sim.py): the first show() it is true for raises MemoryError
+        self.fail_when = None  # a test's fault (host_sim.py): show() fails the first time it is true
 
     def show(self):
-        if self.fail_when is not None and self.fail_when():  # a test's injected fault: no memory for this frame
+        if self.fail_when is not None and self.fail_when():  # a test's fault: no memory for this frame
             self.fail_when = None
             raise MemoryError("injected: no room to draw this frame")
         if self.pace_ms:
