@@ -233,6 +233,8 @@ class Buttons:
         self.gap_from = [None] * count
         self.levels = [False] * count  # what read() returns: the same list, refilled each time
         self.edges = [0]  # edges seen by the interrupts, all pins (a small int: never heap)
+        self.edge_at = [0] * count  # when each pin last changed (ms, set by the IRQ): the debouncer
+        # times a press from it (tidebox/buttons.py), not from the read that found it up to 10 ms later
         self.read_edges = -1  # self.edges[0] when the last full read began
         self.quiet = False  # that read found nothing held, pending or being played back
         both = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
@@ -248,6 +250,7 @@ class Buttons:
         def edge(_):
             self.edges[0] += 1
             now = self.ticks_ms()
+            self.edge_at[i] = now
             down_at = self.down_at
             up_at = self.up_at
             if self.pins[i].value() != 0:

@@ -59,14 +59,16 @@ def run_board(tmp_path):
 def run_taps(tmp_path):
     """Plays edges and reads (check_taps.py) against the Pico's buttons and the firmware's debouncer."""
 
-    def run(*spans, reads=()):
-        """spans: (press ms, release ms, button) each; reads: the main loop's read times."""
+    def run(*spans, reads=(), edges=False, long_presses="ABC"):
+        """spans: (press ms, release ms, button) each; reads: the main loop's read times; edges: the
+        debouncer is given the pins' edge times, as the reader loop gives them."""
         tree = compile_board(tmp_path / "tree_taps", "pico_w")
         timeline = [[t, "read"] for t in reads]
         for pressed, released, button in spans:
             timeline += [[pressed, "press", button], [released, "release", button]]
         timeline.sort(key=lambda step: (step[0], step[1] != "read"))  # at the same ms, the read first
-        return json.loads(on_fakes(tree, "check_taps.py", {"timeline": timeline}).strip().splitlines()[-1])
+        job = {"timeline": timeline, "edges": edges, "long_presses": long_presses}
+        return json.loads(on_fakes(tree, "check_taps.py", job).strip().splitlines()[-1])
 
     return run
 
@@ -123,6 +125,32 @@ def test_a_tap_made_while_another_is_played_back_is_a_press_of_its_own(run_taps)
 def test_a_long_press_missed_whole_is_played_back_long(run_taps):
     out = run_taps((50, 950, "A"), reads=[0] + every(1500, 2600))
     assert kinds(out) == [("A", "long")]
+
+
+def loop_reads(first, stop):
+    """The reader loop's reads from `first`: every 5 ms (a button is held), as tidebox/running.py."""
+    return [0] + every(first, stop, 5)
+
+
+def test_a_press_is_timed_from_its_contact_with_the_edge_times(run_taps):
+    # Pressed at 1 ms; the loop's next read is at 10 (its 10 ms period), then one every 5 ms.
+    without = run_taps((1, 200, "A"), reads=loop_reads(10, 300), long_presses="")
+    timed = run_taps((1, 200, "A"), reads=loop_reads(10, 300), edges=True, long_presses="")
+    assert [e[0] for e in without["events"]] == [25]  # PRESS_MS (15) after the read that found it
+    assert [e[0] for e in timed["events"]] == [20]  # the first read PRESS_MS after the contact
+
+
+def test_contact_bounce_restarts_the_edge_timed_press(run_taps):
+    # The contact bounces until 9 ms: the press is taken PRESS_MS after the last edge, not the first.
+    out = run_taps((1, 3, "A"), (5, 7, "A"), (9, 200, "A"), reads=loop_reads(10, 300), edges=True,
+                   long_presses="")
+    assert [e[0] for e in out["events"]] == [25]
+
+
+def test_a_tap_played_back_after_a_stall_stays_short_with_the_edge_times(run_taps):
+    # A 90 ms tap the loop missed, played back 800 ms later: its old edges do not make it long.
+    out = run_taps((20, 110, "B"), reads=[0] + every(900, 1300), edges=True)
+    assert kinds(out) == [("B", "short")]
 
 
 def test_buttons_have_interrupts_on_both_edges(run_board):

@@ -7,6 +7,9 @@
 # On a button the screen shown gives a long press of its own (`long_presses`), holding LONG_MS or
 # more gives one "long" event while still held and releasing earlier gives "short"; a press of any
 # other button is "short" as soon as it is down, so the box answers without waiting for the release.
+# Where the board notes when each button's contact last moved (`edges`: the Pico's pin interrupts,
+# boards/pico_common.py), a change is timed from that edge rather than from the read that found it,
+# which comes up to a loop period later: the press is taken PRESS_MS after the contact settled.
 import time
 
 from micropython import const
@@ -15,14 +18,18 @@ PRESS_MS = const(15)
 DEBOUNCE_MS = const(25)
 HELD_READ_MS = const(5)  # how often the reader loop reads while a button is held or settling
 LONG_MS = const(700)
+# An edge older than this is not the live contact's: the loop was held up and the board plays a
+# missed press back (boards/pico_common.py), which is timed from the reads, as without edges.
+_EDGE_MS = const(20)
 SHORT = "short"
 LONG = "long"
 _NONE = ()  # what poll() returns on the passes where nothing happened: no list made 100 times a second
 
 
 class Buttons:
-    def __init__(self, names):
+    def __init__(self, names, edges=None):
         self.names = names
+        self.edges = edges  # the board's list: when each button's contact last moved (ms), or None
         count = len(names)
         self.raw = [False] * count  # last raw level seen
         self.raw_since = [0] * count  # when the raw level last changed
@@ -51,7 +58,7 @@ class Buttons:
         level = bool(levels[i])
         if level != self.raw[i]:
             self.raw[i] = level
-            self.raw_since[i] = now
+            self.raw_since[i] = self._since(i, now)
         elif level != self.stable[i] and time.ticks_diff(now, self.raw_since[i]) >= (
                 PRESS_MS if level else DEBOUNCE_MS):
             self.stable[i] = level
@@ -66,6 +73,17 @@ class Buttons:
             self.acted[i] = True
             events = _event(events, self.names[i], LONG)
         return events
+
+
+    def _since(self, i, now):
+        """When the level just read began: the board's last edge of that button, where it keeps one
+        and it is recent (within two loop periods: the level read now came with it), else the time
+        of this read."""
+        edges = self.edges
+        if edges is None:
+            return now
+        age = time.ticks_diff(now, edges[i])
+        return edges[i] if 0 <= age < _EDGE_MS else now
 
 
 def _event(events, name, kind):

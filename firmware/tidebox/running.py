@@ -58,7 +58,8 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
 
     For the bench: `passes` ends the loop after that many passes (-1: never), and `sleep_ms` is
     awaited at the end of each pass, with its period, instead of asyncio's."""
-    buttons = Buttons(("A", "B", "C"))
+    # The board's edge times where it keeps them (the Pico's pin interrupts): presses timed from the contact
+    buttons = Buttons(("A", "B", "C"), getattr(board.buttons, "edge_at", None))
     poll = buttons.poll
     read = board.buttons.read
     ticks_ms = board.ticks_ms
