@@ -448,100 +448,52 @@ def _ascii(buf, start, stop):
     return True
 
 
-_PLAIN_LINE = const(0)  # _line(): a header that changes nothing (defined before their use: const)
-_CHANGES = const(1)  # ... one that changes the answer, or that microdot decides about (not plain)
-_BLANK = const(2)  # ... the blank line that ends the head
-_REFUSED = const(3)  # ... a header line without a colon
-
-
 def _scan(slot, end):
     """Looks at the whole head in slot.buf[:end] as _Head and microdot would read it, allocating
     nothing. Notes where the X-Seat-Token value microdot would give is (token_at, token_len; length 0:
     none). True when the head's headers are ones microdot takes and none of them changes the
     answer to an idle poll (Content-Length, Content-Type), so that answer may be given.
     Every poll comes through here, so the usual line (a name from its first byte, no space before
-    the colon, a length that is none of the three names') costs two finds and a few comparisons.
-    Each function here keeps its frame within 11 words, which MicroPython keeps on the C stack (a
-    larger one is heap at every call: see _lean_wait below); what a line is, is _line's to say."""
+    the colon, a length that is none of the three names') costs two finds and a few comparisons."""
+    buf = slot.buf
     slot.token_len = 0
     plain = True
-    start = slot.buf.find(b"\n", 0, end) + 1  # past the request line
+    start = buf.find(b"\n", 0, end) + 1  # past the request line
     while start < end:
-        stop = slot.buf.find(b"\n", start, end) + 1
-        seen = _line(slot, start, stop)
-        if seen:
-            if seen == _BLANK:
-                break  # the end of the head
-            if seen == _REFUSED:
-                return False  # microdot refuses the request (400)
+        stop = buf.find(b"\n", start, end) + 1
+        first = start
+        if buf[first] <= 32:  # (spaces are at most 32, letters above: one comparison for most lines)
+            while first < stop and _space(buf[first]):
+                first += 1
+            if first == stop:
+                break  # the blank line: the end of the head
+        colon = buf.find(b":", start, stop)
+        if colon < 0:
+            return False  # a header line without a colon: microdot refuses the request (400)
+        last = colon
+        if last > first and buf[last - 1] <= 32:
+            while last > first and _space(buf[last - 1]):
+                last -= 1
+        size = last - first
+        if size == 12:  # X-Seat-Token or Content-Type
+            if _is_name(buf, first, last, KEPT_HEADERS[2]):
+                if not _ascii(buf, start, stop):
+                    plain = False  # microdot decodes the line as UTF-8: it decides what is wrong with it
+                if last == colon:  # "X-Seat-Token :" reaches microdot under another name
+                    value = colon + 1
+                    close = stop
+                    while value < close and _space(buf[value]):
+                        value += 1
+                    while close > value and _space(buf[close - 1]):
+                        close -= 1
+                    slot.token_at = value  # the last one counts, as in microdot's headers
+                    slot.token_len = close - value
+            elif _is_name(buf, first, last, KEPT_HEADERS[1]):
+                plain = False
+        elif size == 14 and _is_name(buf, first, last, KEPT_HEADERS[0]):
             plain = False
         start = stop
     return plain
-
-
-def _line(slot, start, stop):
-    """What the header line slot.buf[start:stop] (its newline included) is to an idle poll."""
-    buf = slot.buf
-    if buf[start] <= 32:  # (spaces are at most 32, letters above: one comparison for most lines)
-        return _spaced_line(slot, start, stop)
-    colon = buf.find(b":", start, stop)
-    if colon < 0:
-        return _REFUSED
-    if buf[colon - 1] <= 32:  # a space before the colon (or no name): the long way
-        return _odd_line(slot, start, start, stop)
-    if colon - start == 12 or colon - start == 14:
-        return _header(slot, start, colon, colon, stop)
-    return _PLAIN_LINE
-
-
-def _spaced_line(slot, start, stop):
-    """A line that starts with a space: the blank line, or a header that is read past its spaces."""
-    first = start
-    while first < stop and _space(slot.buf[first]):
-        first += 1
-    if first == stop:
-        return _BLANK
-    return _odd_line(slot, start, first, stop)
-
-
-def _odd_line(slot, start, first, stop):
-    """A header line whose name starts at `first`, spaces perhaps before the colon."""
-    buf = slot.buf
-    colon = buf.find(b":", start, stop)
-    if colon < 0:
-        return _REFUSED
-    last = colon
-    while last > first and _space(buf[last - 1]):
-        last -= 1
-    return _header(slot, first, last, colon, stop)
-
-
-def _header(slot, first, last, colon, stop):
-    """A header named slot.buf[first:last]: X-Seat-Token (where its value is, from the colon at
-    `colon`), Content-Type or Content-Length (not plain), or another (plain)."""
-    if last - first == 12:  # X-Seat-Token or Content-Type
-        if _is_name(slot.buf, first, last, KEPT_HEADERS[2]):
-            if last == colon:  # "X-Seat-Token :" reaches microdot under another name
-                _token_value(slot, colon + 1, stop)
-            # microdot decodes the line as UTF-8: it decides what is wrong with one that is not ASCII
-            return _PLAIN_LINE if _ascii(slot.buf, first, stop) else _CHANGES
-        if _is_name(slot.buf, first, last, KEPT_HEADERS[1]):
-            return _CHANGES
-    elif last - first == 14 and _is_name(slot.buf, first, last, KEPT_HEADERS[0]):
-        return _CHANGES
-    return _PLAIN_LINE
-
-
-def _token_value(slot, value, stop):
-    """The X-Seat-Token value in slot.buf[value:stop], stripped as microdot strips it; the last one
-    counts, as in microdot's headers."""
-    buf = slot.buf
-    while value < stop and _space(buf[value]):
-        value += 1
-    while stop > value and _space(buf[stop - 1]):
-        stop -= 1
-    slot.token_at = value
-    slot.token_len = stop - value
 
 
 def _state_request(buf):
