@@ -10,7 +10,8 @@
 # firmware (dns.py waits on its socket with `readable` below):
 #   asyncio  `asyncio.core._io_queue.queue_read(sock)` parks a task until a socket is readable (as
 #            asyncio's own streams wait), `asyncio.StreamReader(sock, extra)` wraps an accepted
-#            socket (its `.s`, closed as it is when there is no memory to await a close), whose
+#            socket (its `.s`, written to and closed directly for an idle poll's answer, as its
+#            `write` and `aclose` do, and closed so when there is no memory to await a close), whose
 #            `readinto` gives None when woken with nothing to read (EAGAIN);
 #            `core._io_queue` is looked up at each wait, as asyncio.new_event_loop() replaces it;
 #            `_io_queue.poller` (select.poll) and `_io_queue.wait_io_event(dt)`, which the run loop
@@ -252,7 +253,10 @@ class BoxServer(Microdot):
                 slot.task = None  # read (or cut off): no longer the reaper's
             try:
                 if request is _IDLE:
-                    await stream_out.awrite(self.idle_answer)
+                    answer = self.idle_answer
+                    sent = _write_now(stream_out, answer)  # (all of it, nearly always)
+                    if sent < len(answer):
+                        await stream_out.awrite(memoryview(answer)[sent:] if sent else answer)
                     self.short_in_a_row = 0
                 elif request is MemoryError:
                     self.short_of_memory()
@@ -278,8 +282,9 @@ class BoxServer(Microdot):
             except Exception as exc:  # noqa: BLE001 - an unexpected failure mid-answer: log it, keep serving
                 sys.print_exception(exc)
             finally:
-                try:
-                    await stream_out.aclose()  # always: a socket left open would hold one of lwIP's five
+                try:  # always: a socket left open would hold one of lwIP's five
+                    if not _close_now(stream_out):
+                        await stream_out.aclose()
                 except OSError:
                     pass
         finally:
@@ -362,6 +367,25 @@ class BoxServer(Microdot):
 
 _IDLE = object()  # serve(): the request is an idle poll, answered with the prebuilt answer
 _VIEW = object()  # serve(): the request asks for the whole view, answered by answer_view
+
+
+def _write_now(stream, data):
+    """Writes data straight to an asyncio stream's socket (non-blocking): how much it took (0 also
+    where the stream is not asyncio's). An idle poll's answer of 128 bytes goes whole, without the
+    two coroutines of the stream's awrite and drain: heap at every poll."""
+    sock = getattr(stream, "s", None)
+    if sock is None or not isinstance(stream, asyncio.StreamReader):
+        return 0
+    return sock.write(data) or 0
+
+
+def _close_now(stream):
+    """Closes an asyncio stream's socket as its aclose() does, without that coroutine; False where
+    the stream is not asyncio's (its own aclose is awaited then)."""
+    if not isinstance(stream, asyncio.StreamReader):
+        return False
+    stream.s.close()
+    return True
 
 
 def _put_number(buf, at, number):
