@@ -848,10 +848,10 @@ def bench(args):
             transfers.append(frame["transfer_us"] / 1000)
             sizes.append(frame["bytes"])
             settled(emu, 0.6)
+        slowest = ", ".join("%.1f" % x for x in sorted(latencies)[-5:])
         rows.append(("button press (held %d ms) to the new frame on the panel, I2C included (median / worst "
                      "of %d; the five slowest)" % (args.hold_ms, len(latencies)),
-                     "%.1f / %.1f ms (%s)" % (median(latencies), max(latencies),
-                                             ", ".join("%.1f" % x for x in sorted(latencies)[-5:])), "<= 50 ms"))
+                     "%.1f / %.1f ms (%s)" % (median(latencies), max(latencies), slowest), "<= 50 ms"))
         rows.append(("  the same from the release (below 0: drawn while still held; the menu's A has no "
                      "long press)", "%.1f / %.1f ms" % (median(from_release), max(from_release)), "-"))
         rows.append(("  of which the frame's I2C transfer at 400 kHz (the pages that changed: %d bytes of "
