@@ -74,7 +74,6 @@ class Buttons:
             events = _event(events, self.names[i], LONG)
         return events
 
-
     def _since(self, i, now):
         """When the level just read began: the board's last edge of that button, where it keeps one
         and it is recent (within two loop periods: the level read now came with it), else the time

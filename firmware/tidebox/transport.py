@@ -373,10 +373,9 @@ def _write_now(stream, data):
     """Writes data straight to an asyncio stream's socket (non-blocking): how much it took (0 also
     where the stream is not asyncio's). An idle poll's answer of 128 bytes goes whole, without the
     two coroutines of the stream's awrite and drain: heap at every poll."""
-    sock = getattr(stream, "s", None)
-    if sock is None or not isinstance(stream, asyncio.StreamReader):
+    if not isinstance(stream, asyncio.StreamReader):
         return 0
-    return sock.write(data) or 0
+    return stream.s.write(data) or 0
 
 
 def _close_now(stream):

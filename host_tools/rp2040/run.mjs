@@ -69,9 +69,11 @@ if (process.env.SYMS) {
     }
     if (prof) {
       const pc = core.PC;
-      if (pc === gcAlloc) { prof.allocs++; prof.caller = symbolize(core.LR & ~1); if (!wrappers.has(prof.caller)) count(prof.callers, prof.caller); }
-      else if (wrapperPcs.has(pc)) { const c = symbolize(core.LR & ~1); if (!wrappers.has(c)) prof.wrapped = c; }
-      if (prof.caller && wrappers.has(prof.caller) && prof.wrapped) { count(prof.callers, prof.wrapped); prof.caller = null; }
+      if (pc === gcAlloc) {  // called from a wrapper: counted for the wrapper's own caller
+        prof.allocs++;
+        const c = symbolize(core.LR & ~1);
+        count(prof.callers, wrappers.has(c) && prof.wrapped ? prof.wrapped : c);
+      } else if (wrapperPcs.has(pc)) { const c = symbolize(core.LR & ~1); if (!wrappers.has(c)) prof.wrapped = c; }
       if (core.cycles >= next) {
         next = core.cycles + PROF_CYCLES;
         prof.pcs.set(pc, (prof.pcs.get(pc) || 0) + 1);
@@ -202,7 +204,7 @@ function marks(s) {
       const d = GC_PROBE.depths.slice(GC_PROBE.timedFrom, GC_PROBE.inCollection + 1);
       console.log(`[gc] the timed collections' deepest mark stacks: ${d.join(' ')} (the stack holds ${GC_PROBE.stackSize})`);
     }
-    if (l.startsWith('MARK prof_on')) prof = { pcs: new Map(), allocs: 0, callers: new Map(), caller: null, wrapped: null };
+    if (l.startsWith('MARK prof_on')) prof = { pcs: new Map(), allocs: 0, callers: new Map(), wrapped: null };
     else if (l.startsWith('MARK prof_off') && prof) { dumpProfile(label); prof = null; }
   }
 }

@@ -144,28 +144,32 @@ def heap_called(f):
     """True when f() called the heap allocator at all, even for what it gives back at once (a call
     frame larger than 11 words is taken from the heap and freed on return: the heap stays the same
     and heap_lock() cannot see it, as the frame then falls back to the C stack). With a threshold
-    of 0 every allocation first collects, which frees the garbage made here."""
-    gc.collect()
-    gc.threshold(0)
-    for _ in range(8):
-        bytearray(64)  # garbage
-    before = gc.mem_alloc()
+    of 0 every allocation first collects, which frees the garbage _armed() makes."""
+    before = _armed()
     f()
-    collected = gc.mem_alloc() < before
-    gc.threshold(-1)
-    return collected
+    return _collected_since(before)
 
 
 async def heap_called_awaiting(make):
     """heap_called for a coroutine: True when awaiting make() called the heap allocator at all
     (the coroutine is made first: making it allocates, running it is what is measured)."""
     coro = make()
+    before = _armed()
+    await coro
+    return _collected_since(before)
+
+
+def _armed():
+    """Every allocation from now collects first, with garbage made for it to free: the heap in use."""
     gc.collect()
     gc.threshold(0)
     for _ in range(8):
         bytearray(64)  # garbage
-    before = gc.mem_alloc()
-    await coro
+    return gc.mem_alloc()
+
+
+def _collected_since(before):
+    """Did an allocation (and so a collection) happen since _armed()? The threshold back off."""
     collected = gc.mem_alloc() < before
     gc.threshold(-1)
     return collected
