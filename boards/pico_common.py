@@ -236,6 +236,10 @@ class Buttons:
         self.edge_at = [0] * count  # when each pin last changed (ms, set by the IRQ): the debouncer
         # times a press from it (tidebox/buttons.py), not from the read that found it up to 10 ms later
         self.read_edges = -1  # self.edges[0] when the last full read began
+        # Set by every edge: a reader loop resting between changes (tidebox/running.py) wakes at once
+        import asyncio
+
+        self.wake = asyncio.ThreadSafeFlag()
         self.quiet = False  # that read found nothing held, pending or being played back
         both = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
         for i, pin in enumerate(self.pins):
@@ -249,6 +253,7 @@ class Buttons:
         # pin's interrupt off. So this one closes over `self` and `i` alone.
         def edge(_):
             self.edges[0] += 1
+            self.wake.set()  # (sets a flag: allocates nothing)
             now = self.ticks_ms()
             self.edge_at[i] = now
             down_at = self.down_at

@@ -55,6 +55,7 @@ class Panel:
         self.presses = 0  # button events handled (the simulator's tests wait on this)
         self.qr_drawer = None  # draw(fb, "wifi_qr" | "page_qr"), set when QR codes are available
         self.dirty = True
+        self.wake = None  # the board's flag that wakes a resting reader loop (running.py), if it has one
         # From a press until its screen is shown: [button, kind, screen, box.seq] (see press).
         self.pressing = [None, None, None, 0]
         box.listeners.append(self.touch)
@@ -158,6 +159,15 @@ class Panel:
 
     def touch(self):
         self.dirty = True
+        if self.wake is not None:
+            self.wake.set()  # a phone's change is drawn now, not at the resting loop's next look
+
+    def at_rest(self):
+        """Nothing here changes with time alone: no splash to end, no countdown, no game acting by
+        itself (a rival), no screen that keeps time, nothing left to draw. The reader loop may then
+        wait for a button's edge or a change (touch) instead of looking every 10 ms."""
+        return (not self.dirty and self.splash_until is None and self.box.countdown.deadline is None
+                and (self.flow_tick is None or self.box.phase != PLAY) and not self.top().keeps_time)
 
     def boot(self, now, resume_offer, step=None):
         """After a start: the splash, then the resume offer or the screen for the box's phase. `step`:

@@ -10,6 +10,9 @@ from micropython import const
 from tidebox.buttons import HELD_READ_MS, Buttons
 
 _LOOP_MS = const(10)  # button sampling period; debouncing needs a few samples per bounce
+# A resting loop's look without a wake: the collector, the watchdog (8 s) and a phone's memory
+# shortage are seen to at least this often.
+_REST_MS = const(200)
 CRASH_LOG = "crash.log"
 _CRASH_LOG_CAP = const(4096)  # bytes kept on flash; older entries are dropped
 _RESTART_PAUSE_MS = const(500)
@@ -56,8 +59,14 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
     the collector every 4th pass (40 ms), the watchdog every 8th. While a button is held, and until
     its release has settled, the passes come every 5 ms instead: the box answers a press sooner.
 
+    Where the board's buttons have a wake flag set by their pins' interrupts (the Pico's), the loop
+    rests while nothing on the panel changes with time alone (Panel.at_rest: the game menu, a lobby,
+    a turn-based game waiting for a phone): it waits for that flag, which an edge, a change of the
+    box (Panel.touch) and a look every REST_MS set, instead of 100 passes a second, each ~0.6 ms of
+    the RP2040's core with asyncio's round trip. A press is still timed from its edge.
+
     For the bench: `passes` ends the loop after that many passes (-1: never), and `sleep_ms` is
-    awaited at the end of each pass, with its period, instead of asyncio's."""
+    awaited at the end of each pass, with its period, instead of asyncio's (and the loop never rests)."""
     # The board's edge times where it keeps them (the Pico's pin interrupts): presses timed from the contact
     buttons = Buttons(("A", "B", "C"), getattr(board.buttons, "edge_at", None))
     poll = buttons.poll
@@ -67,25 +76,51 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
     collect = collector.tick  # collects while no phone is being served (tidebox/collect.py)
     feed = board.watchdog.feed
     box = panel.box
+    wake = None if sleep_ms else getattr(board.buttons, "wake", None)
+    at_rest = panel.at_rest
     sleep_ms = sleep_ms or asyncio.sleep_ms
+    looks = None
+    if wake is not None:
+        panel.wake = wake
+        looks = asyncio.create_task(_looks(wake))
+    resting = False
     done = 0
-    while done != passes:
-        done += 1
-        now = ticks_ms()
-        levels = read()
-        if buttons.busy or True in levels:
-            buttons.long_presses = panel.top().long_presses
-            for name, kind in poll(levels, now):
-                panel.press(name, kind)
-            tick(now)
-            if not buttons.busy:
-                collector.press_over()
-        elif done & 1:
-            tick(now)
-        if not done & 3 and not buttons.busy:  # a collection (10-20 ms on the chip) waits out a press
-            collect()
-        if not done & 7:
-            feed()
-            if box.short_of_memory:
-                panel.short_of_memory()
-        await sleep_ms(HELD_READ_MS if buttons.busy else _LOOP_MS)  # a held button's press is seen sooner
+    try:
+        while done != passes:
+            done += 1
+            now = ticks_ms()
+            levels = read()
+            if buttons.busy or True in levels:
+                buttons.long_presses = panel.top().long_presses
+                for name, kind in poll(levels, now):
+                    panel.press(name, kind)
+                tick(now)
+                if not buttons.busy:
+                    collector.press_over()
+            elif done & 1 or resting:
+                tick(now)
+            if (not done & 3 or resting) and not buttons.busy:  # a collection (10-20 ms) waits out a press
+                collect()
+            if not done & 7 or resting:  # (a resting pass is rare: it does the rare work at once)
+                feed()
+                if box.short_of_memory:
+                    panel.short_of_memory()
+            if buttons.busy:
+                await sleep_ms(HELD_READ_MS)  # a held button's press is seen sooner
+            elif wake is not None and at_rest():
+                resting = True
+                await wake.wait()
+            else:
+                resting = False
+                await sleep_ms(_LOOP_MS)
+    finally:
+        if looks is not None:
+            looks.cancel()
+            panel.wake = None
+
+
+async def _looks(wake):
+    """A resting reader loop's look every REST_MS, whatever else wakes it."""
+    while True:
+        await asyncio.sleep_ms(_REST_MS)
+        wake.set()

@@ -21,6 +21,9 @@ class Screen:
     # of these is told short or long once it ends or has been held long enough; the others act as
     # soon as they are down (tidebox/buttons.py).
     long_presses = ""
+    # True where tick() changes the screen with time alone, not only after the box changed (which
+    # wakes the reader, Panel.touch): while such a screen is shown the reader loop never rests.
+    keeps_time = False
 
     def __init__(self, panel):
         self.panel = panel
