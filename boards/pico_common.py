@@ -14,6 +14,7 @@ import json
 import os
 import time
 
+import asyncio
 import machine
 import network
 from micropython import const
@@ -237,8 +238,6 @@ class Buttons:
         # times a press from it (tidebox/buttons.py), not from the read that found it up to 10 ms later
         self.read_edges = -1  # self.edges[0] when the last full read began
         # Set by every edge: a reader loop resting between changes (tidebox/running.py) wakes at once
-        import asyncio
-
         self.wake = asyncio.ThreadSafeFlag()
         self.quiet = False  # that read found nothing held, pending or being played back
         both = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING

@@ -137,8 +137,9 @@ def test_bundle_imports_under_micropython_on_fake_hardware(built, tmp_path):
     assert result["board"] == "pico_w"
     # On the 64-bit unix port (objects about 1.5x a Pico's) inside the tests' Pico-sized heap; the board
     # with its display (and the fakes standing in for machine and network) is a small part of it: about
-    # 32 KB, of which 2 KB are the display's frame and the copy of what the panel shows (pico_common).
-    assert 0 < result["board_heap_used"] < 34 * 1024 < result["heap_used"], result
+    # 34 KB, of which 2 KB are the display's frame and the copy of what the panel shows, and 1.4 KB the
+    # buttons' wake flag (asyncio's event module, loaded for it) (pico_common).
+    assert 0 < result["board_heap_used"] < 36 * 1024 < result["heap_used"], result
 
 
 def test_pico2_w_bundle_and_board_switch(tmp_path):

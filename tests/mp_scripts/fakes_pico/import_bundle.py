@@ -8,6 +8,8 @@ import gc
 import json
 import sys
 
+import asyncio  # noqa: F401 - main.py imports it before the board (whose buttons' wake flag is asyncio's)
+
 names = json.loads(sys.stdin.read())
 work = sys.argv[1]
 gc.collect()
