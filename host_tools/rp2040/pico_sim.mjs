@@ -491,9 +491,10 @@ function wireBridge() {
 
 // --- what the bench reads from outside the chip (nothing here changes what the firmware does) -------
 // - the reader loop's passes: tidebox's reader loop feeds the watchdog every 8th pass (a write of
-//   its LOAD register), whatever the box does; and while a button is held, every pass reads the
-//   buttons' pins (SIO GPIO_IN), which a pass with nothing held skips. Both give intervals in chip
-//   time: feed to feed (8 passes) always, pass to pass while the host holds a button. Each interval
+//   its LOAD register), and every pass while it rests (between edges and changes); and while a
+//   button is held, every pass reads the buttons' pins (SIO GPIO_IN), which a pass with nothing held
+//   skips. Both give intervals in chip time: feed to feed (8 passes, or 1 at rest) always, pass to
+//   pass while the host holds a button. Each interval
 //   is flagged when a flash erase or program, or a byte of a frame to the OLED, fell within it.
 // - the heap: MicroPython's GC keeps 2 bits a 16-byte block in its allocation table (free, head,
 //   tail, mark) at the start of its area; the area's pointers (table start, its length, the pool's
