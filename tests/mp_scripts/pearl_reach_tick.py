@@ -86,11 +86,16 @@ out["moved_while_paused"] = box.seq != seq
 reader.kept["paused"] = None
 # back on the board: the full thinking time again, then the move
 back = now
+chosen_at = None
 while box.seq == seq:
     now += 10
     t0 = time.ticks_us()
     reader.tick(now)
     spent = time.ticks_diff(time.ticks_us(), t0)
+    if chosen_at is None and reader.kept["chosen"] is not None:
+        chosen_at = now - back
+        out["chosen_pass_moved"] = box.seq != seq
+out["chosen_after_ms"] = chosen_at
 out["moved_after_ms"] = now - back
 out["move_pass_us"] = spent
 out["rival"] = box.state["names"][2]

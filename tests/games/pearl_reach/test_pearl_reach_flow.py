@@ -26,6 +26,9 @@ def test_a_loop_pass_with_nothing_due_allocates_nothing(run):
 def test_a_rival_thinks_for_the_rival_speed_then_moves_by_itself(run):
     assert run["moved_before_speed"] is False
     assert run["moved_while_menu"] is False and run["moved_while_paused"] is False
-    # back on the board, the thinking time starts again: 2 s of 10 ms passes
-    assert run["moved_after_ms"] in (2000, 2010)
+    # back on the board, the thinking time starts again: 2 s of 10 ms passes; the rival chooses at the
+    # first pass due and moves at the next (two passes: a shorter stretch of the loop each)
+    assert run["chosen_after_ms"] in (2000, 2010)
+    assert run["chosen_pass_moved"] is False
+    assert run["moved_after_ms"] == run["chosen_after_ms"] + 10
     assert run["rival_log"].startswith("Gull landed in bay ") and run["next"] == 3  # Heron's turn

@@ -13,9 +13,9 @@ from tidebox.screens import GameScreen, Screen, turn_page
 def kept():
     """The rivals' clock, which the panel keeps between screens. Compared by identity and value
     only, so a loop pass with nothing due allocates nothing: the game (state dict) and move count
-    the due time was set for, and when the rival to act moves (None: no rival to act); `paused`,
-    the game the reader paused."""
-    return {"state": None, "seq": -1, "due": None, "paused": None}
+    the due time was set for, and when the rival to act moves (None: no rival to act); `chosen`, the
+    rival's move once chosen (made at the next pass); `paused`, the game the reader paused."""
+    return {"state": None, "seq": -1, "due": None, "chosen": None, "paused": None}
 
 
 def home(panel):
@@ -69,7 +69,12 @@ def tick(panel, now):
     thinks for the game's rival speed (so people can follow), then makes its move (a shift, if it
     chooses one, then its placement) through box.move like any phone. True when it changed something.
     Rivals wait while the reader has paused them or has a menu, a question or the resume screen up;
-    their thinking time starts again when the board is back."""
+    their thinking time starts again when the board is back.
+
+    The choice and the move are two passes of the reader loop: choosing (up to ~80 ms on the RP2040)
+    and then moving, saving (a sector erase stalls the core ~45 ms) and drawing in one pass held the
+    buttons and the phones for up to ~300 ms. A choice is made for the state and move count it was
+    made on: anything that changes them in between (a phone's new game) drops it."""
     clock = panel.kept
     box = panel.box
     state = box.state
@@ -77,6 +82,7 @@ def tick(panel, now):
         clock["state"] = state
         clock["seq"] = box.seq
         clock["due"] = time.ticks_add(now, state["speed"] * 1000) if rival_to_act(state) else None
+        clock["chosen"] = None
         return False
     due = clock["due"]
     if due is None:
@@ -86,15 +92,25 @@ def tick(panel, now):
         return False
     if time.ticks_diff(now, due) < 0:
         return False
+    if clock["chosen"] is None:
+        clock["chosen"] = _rival_chooses(box, state)  # this pass; the move at the next
+        return False
     clock["due"] = None
-    _rival_moves(panel, box, state)
+    _rival_moves(panel, box, state, clock)
     return True
 
 
-def _rival_moves(panel, box, state):
-    """The rival to act moves (apart from tick: its call frame stays small enough for the C stack)."""
+def _rival_chooses(box, state):
+    """The rival to act's (shift, place) (apart from tick: its call frame stays small)."""
+    return rivals.choose(state, game.current(state), box.random_below)
+
+
+def _rival_moves(panel, box, state, clock):
+    """The rival to act makes its chosen move (apart from tick: its call frame stays small enough
+    for the C stack)."""
     seat = game.current(state)
-    shift, place = rivals.choose(state, seat, box.random_below)
+    shift, place = clock["chosen"]
+    clock["chosen"] = None
     try:
         if shift is not None:
             box.move(seat, "shift", shift, save=False)  # saved with the placement: one save a turn
