@@ -60,6 +60,7 @@ def test_the_required_names_are_there_and_the_optional_ones_filled_in(on_micropy
     assert type(got["max_name"]) is int and got["max_name"] >= 1
     assert got["name"] == "Ada"  # the name rule, the game's own or base's at its MAX_NAME
     assert got["tick"] in (None, True)  # absent: None; offered: callable
+    assert got["acting"] in (None, True) and (got["acting"] is None or got["tick"] is True)  # with a tick
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -163,11 +163,17 @@ class Panel:
             self.wake.set()  # a phone's change is drawn now, not at the resting loop's next look
 
     def at_rest(self):
-        """Nothing here changes with time alone: no splash to end, no countdown, no game acting by
-        itself (a rival), no screen that keeps time, nothing left to draw. The reader loop may then
-        wait for a button's edge or a change (touch) instead of looking every 10 ms."""
-        return (not self.dirty and self.splash_until is None and self.box.countdown.deadline is None
-                and (self.flow_tick is None or self.box.phase != PLAY) and not self.top().keeps_time)
+        """Nothing here changes with time alone: no splash to end, no countdown, no game that may act
+        by itself (a rival to act: the flow's tick, unless its acting() says not now), no screen that
+        keeps time, nothing left to draw. The reader loop may then wait for a button's edge or a
+        change (touch) instead of looking every 10 ms."""
+        if self.dirty or self.splash_until is not None or self.box.countdown.deadline is not None \
+                or self.top().keeps_time:
+            return False
+        if self.flow_tick is None or self.box.phase != PLAY:
+            return True
+        acting = self.flow.acting
+        return acting is not None and not acting(self)
 
     def boot(self, now, resume_offer, step=None):
         """After a start: the splash, then the resume offer or the screen for the box's phase. `step`:

@@ -105,6 +105,7 @@ def names(game_id):
         + ["flow." + n for n in REQUIRED["flow"] if not hasattr(flow, n)],
         "undo": rules.UNDO, "phone_options": list(rules.PHONE_OPTIONS), "max_name": rules.MAX_NAME,
         "name": rules.check_name("  Ada "), "tick": None if flow.tick is None else callable(flow.tick),
+        "acting": None if flow.acting is None else callable(flow.acting),
     }
 
 

@@ -38,8 +38,12 @@ def title(game_id):
 #   PHONE_OPTIONS  what a phone may choose for a new game at the same table once one is over (none:
 #                  a phone may not start one)
 #   tick           the flow's tick(reader, now) -> changed, for a game that acts by itself (rivals)
-OPTIONAL = (("tick", None), ("kept", None), ("MAX_NAME", 12), ("check_name", base.check_name),
-            ("UNDO", False), ("PHONE_OPTIONS", ()))  # the flow's two, then the rules'
+#   acting         the flow's acting(reader) -> whether the game may act by itself before the box
+#                  changes (a rival to act): without it, a game with a tick always may, and the
+#                  reader loop never rests while it is played (running.py, Panel.at_rest)
+# (the flow's three first, then the rules')
+OPTIONAL = (("tick", None), ("acting", None), ("kept", None), ("MAX_NAME", 12),
+            ("check_name", base.check_name), ("UNDO", False), ("PHONE_OPTIONS", ()))
 
 
 def load(game_id, part="rules"):
@@ -48,7 +52,7 @@ def load(game_id, part="rules"):
     name = "tidebox.games.%s.%s" % (game_id, part)
     __import__(name)
     module = sys.modules[name]
-    for key, default in OPTIONAL[2:] if part == "rules" else OPTIONAL[:2]:
+    for key, default in OPTIONAL[3:] if part == "rules" else OPTIONAL[:3]:
         if not hasattr(module, key):
             setattr(module, key, default)
     return module

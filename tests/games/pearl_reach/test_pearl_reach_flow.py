@@ -23,6 +23,12 @@ def test_a_loop_pass_with_nothing_due_allocates_nothing(run):
     assert run["paused_pass"] is True
 
 
+def test_the_reader_loop_rests_while_people_are_to_act_and_looks_while_a_rival_is(run):
+    # (the flow's acting(): the loop waits for a phone's move rather than looking every 10 ms)
+    assert run["person_to_act_at_rest"] is True
+    assert run["rival_thinking_at_rest"] is False
+
+
 def test_a_rival_thinks_for_the_rival_speed_then_moves_by_itself(run):
     assert run["moved_before_speed"] is False
     assert run["moved_while_menu"] is False and run["moved_while_paused"] is False

@@ -100,6 +100,14 @@ def tick(panel, now):
     return True
 
 
+def acting(panel):
+    """Whether a rival may act before the box changes: one is to act (thinking, or its choice made), or
+    the box changed since tick last looked. Else the reader loop may rest until a phone's move."""
+    clock = panel.kept
+    box = panel.box
+    return clock["due"] is not None or clock["state"] is not box.state or clock["seq"] != box.seq
+
+
 def _rival_chooses(box, state):
     """The rival to act's (shift, place) (apart from tick: its call frame stays small)."""
     return rivals.choose(state, game.current(state), box.random_below)
