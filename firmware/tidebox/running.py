@@ -62,8 +62,9 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
     Where the board's buttons have a wake flag set by their pins' interrupts (the Pico's), the loop
     rests while nothing on the panel changes with time alone (Panel.at_rest: the game menu, a lobby,
     a turn-based game waiting for a phone): it waits for that flag, which an edge, a change of the
-    box (Panel.touch) and a look every REST_MS set, instead of 100 passes a second, each ~0.6 ms of
-    the RP2040's core with asyncio's round trip. A press is still timed from its edge.
+    box (Panel.touch), the end of a phone's request (for the collector) and a look every REST_MS set,
+    instead of 100 passes a second, each ~0.6 ms of the RP2040's core with asyncio's round trip. A
+    press is still timed from its edge.
 
     For the bench: `passes` ends the loop after that many passes (-1: never), and `sleep_ms` is
     awaited at the end of each pass, with its period, instead of asyncio's (and the loop never rests)."""
@@ -82,6 +83,7 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
     looks = None
     if wake is not None:
         panel.wake = wake
+        collector.server.done = wake.set  # the collector looks as soon as a phone's request is done
         looks = asyncio.create_task(_looks(wake))
     resting = False
     done = 0
@@ -117,6 +119,7 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
         if looks is not None:
             looks.cancel()
             panel.wake = None
+            collector.server.done = None
 
 
 async def _looks(wake):

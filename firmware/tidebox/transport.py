@@ -106,6 +106,9 @@ class BoxServer(Microdot):
         self.short_in_a_row = 0  # requests in a row answered "busy" for want of memory (short_of_memory)
         self.short_since = 0
         self.fast = True  # answer idle polls and find the token in the read bytes (tests compare with off)
+        # Called once each request is done (a resting reader loop's wake, running.py: its collector
+        # then looks at once whether the box is idle and due, not at the loop's next look)
+        self.done = None
 
     async def start_server(self, host="0.0.0.0", port=80, debug=False, ssl=None):
         """Accept connections (no TLS) and serve each in its own task. Where the gate limits the
@@ -289,6 +292,8 @@ class BoxServer(Microdot):
                     pass
         finally:
             slot.busy = False
+            if self.done is not None:
+                self.done()
 
     async def build_idle_answer(self):
         """The answer to a poll that finds nothing new, written by microdot as the state route
