@@ -1,0 +1,117 @@
+# The box's count of requests it had no memory for (tidebox/transport.py, short_of_memory), under
+# MicroPython with the real routes (api.make_app) on in-memory connections (tests/test_shortage_count.py).
+# A move whose route runs out of memory, tried again every 150 ms as a phone's page does, while the
+# other phones' idle polls are answered in between. stdout: one JSON object.
+import io
+import json
+
+import asyncio
+import board as board_module
+import time
+from tidebox import api, transport
+from tidebox.box import Box
+from tidebox.storage import Storage
+
+POLL = "GET /api/state?v={V} HTTP/1.1\r\nHost: 192.168.4.1\r\nX-Seat-Token: {T}\r\n\r\n"
+MOVE = ("POST /api/move HTTP/1.1\r\nHost: 192.168.4.1\r\nX-Seat-Token: {T}\r\n"
+        "Content-Type: application/json\r\nContent-Length: {L}\r\n\r\n{B}")
+BODY = '{"move": "allocate", "args": {"allocation": [3, 2, 2], "ready": true}}'
+
+
+class Connection:
+    def __init__(self, data):
+        self.stream = io.BytesIO(data)
+        self.out = b""
+
+    async def readinto(self, buf):
+        return self.stream.readinto(buf)
+
+    async def read(self, n=-1):
+        return self.stream.read(n)
+
+    async def readexactly(self, n):
+        return self.stream.read(n)
+
+    async def readline(self):
+        return self.stream.readline()
+
+    async def awrite(self, data):
+        self.out += bytes(data)
+
+    async def aclose(self):
+        pass
+
+    def get_extra_info(self, name):
+        return ("127.0.0.1", 5000)
+
+
+board = board_module.make_board()
+box = Box(board, Storage(board.storage_dir))
+box.choose_game("token_tide")
+tokens = [box.join(name)["token"] for name in ("Ada", "Bo", "Cy")]
+box.to_setup()
+box.start_game()
+app = api.make_app(box, board)
+real_move = box.move
+short = {"on": True}
+
+
+def move(*args, **kwargs):
+    if short["on"]:
+        raise MemoryError("injected: no room for this move")
+    return real_move(*args, **kwargs)
+
+
+box.move = move
+
+
+async def request(text):
+    conn = Connection(text.encode())
+    await app.serve(conn, conn)
+    return int(conn.out.split(b" ", 2)[1]) if conn.out else 0
+
+
+def poll_text(seat):
+    return POLL.replace("{V}", str(box.version)).replace("{T}", tokens[seat])
+
+
+def move_text(seat):
+    return MOVE.replace("{T}", tokens[seat]).replace("{L}", str(len(BODY))).replace("{B}", BODY)
+
+
+async def tries(n, pause_ms, polls=True):
+    """The move tried n times, pause_ms apart, the other two phones' idle polls answered in between.
+    Returns the move's statuses, the polls' and whether the box has asked for its restart."""
+    moves, polled = [], []
+    for _ in range(n):
+        moves.append(await request(move_text(0)))
+        if polls:
+            polled.append(await request(poll_text(1)))
+            polled.append(await request(poll_text(2)))
+        time.sleep_ms(pause_ms)
+    return moves, polled, box.short_of_memory
+
+
+async def main():
+    out = {}
+    await request(poll_text(1))  # the idle answer made once
+    out["moves"], out["polls"], out["restart"] = await tries(transport.SHORT_IN_A_ROW, 150)
+
+    box.short_of_memory = False
+    app.short_in_a_row = 0
+    # One less than it takes, then the move made: the count starts over.
+    await tries(transport.SHORT_IN_A_ROW - 1, 150)
+    short["on"] = False
+    out["made"] = await request(move_text(0))
+    short["on"] = True
+    out["after_made"] = (await tries(transport.SHORT_IN_A_ROW - 1, 150))[2]
+
+    box.short_of_memory = False
+    app.short_in_a_row = 0
+    # Sporadic shortages, each further than SHORT_GAP_MS from the last, never add up.
+    transport.SHORT_GAP_MS = 100
+    out["sporadic"] = (await tries(transport.SHORT_IN_A_ROW + 2, 150, polls=False))[2]
+    print(json.dumps(out))
+
+
+asyncio.run(main())
