@@ -44,7 +44,7 @@ BUSY_ANSWER = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/j
                b"Connection: close\r\n\r\n{\"error\": \"the box is busy for a moment: try again\"}")
 SHORT_IN_A_ROW = 8  # requests in a row the box had no memory for, over SHORT_MS: it restarts
 SHORT_MS = 1000  # (tidebox/restart.py)
-SHORT_GAP_MS = 5000  # ... each within this of the one before (sporadic shortages start the count over)
+MOVES_SHORT = 3  # a phone's moves in a row refused for want of memory, none made between: it restarts
 BACKLOG = 48  # connections the network stack keeps waiting, in order, while five are served
 KEPT_HEADERS = (b"content-length", b"content-type", b"x-seat-token")  # the request headers used here
 # Each connection being read has a buffer of this size, made once (see _Slot): a phone's whole request
@@ -106,8 +106,7 @@ class BoxServer(Microdot):
         self.current = None  # the slot of the request being answered (one at a time)
         self.short_in_a_row = 0  # requests in a row answered "busy" for want of memory (short_of_memory)
         self.short_since = 0
-        self.short_last = 0
-        self.short_now = False  # set by short_of_memory: the answer under way does not count as room
+        self.moves_short = 0  # moves in a row refused for want of memory (move_short_of_memory)
         self.fast = True  # answer idle polls and find the token in the read bytes (tests compare with off)
         # Called once each request is done (a resting reader loop's wake, running.py: its collector
         # then looks at once whether the box is idle and due, not at the loop's next look)
@@ -166,21 +165,25 @@ class BoxServer(Microdot):
                 self.gate.leave()
 
     def short_of_memory(self):
-        """A request the box had no memory for (to read it, or in its route: api.internal). Many in a
-        row over a second or more, each within SHORT_GAP_MS of the last, with no answer that needed
-        room made in between, and the box is not getting its memory back by itself: the reader loop
-        restarts it (a press under way meanwhile restarts it first, and is pressed again). An idle
-        poll's answer, made once and kept, needs no room: it does not count as one, or the phones'
-        polls would keep a move that fails for want of memory failing for as long as it is tried."""
+        """A request the box had no memory for. Many in a row over a second or more (no answer made
+        in between) and the box is not getting its memory back by itself: the reader loop restarts
+        it (a press under way meanwhile restarts it first, and is pressed again)."""
         now = time.ticks_ms()
-        if not self.short_in_a_row or time.ticks_diff(now, self.short_last) > SHORT_GAP_MS:
-            self.short_in_a_row = 0
+        if not self.short_in_a_row:
             self.short_since = now
         self.short_in_a_row += 1
-        self.short_last = now
-        self.short_now = True
         if self.short_in_a_row >= SHORT_IN_A_ROW and time.ticks_diff(now, self.short_since) >= SHORT_MS \
                 and self.box is not None:
+            self.box.short_of_memory = True
+
+    def move_short_of_memory(self):
+        """A phone's move (a POST) whose route ran out of memory: the box put it back as flash holds
+        it and told the phone to try again. MOVES_SHORT in a row with no move made between, and the
+        heap will not make room for it (the other phones' polls go on being answered, as their
+        answers need little): the reader loop restarts the box, and the phone's next try is made on
+        a fresh heap."""
+        self.moves_short += 1
+        if self.moves_short >= MOVES_SHORT and self.box is not None:
             self.box.short_of_memory = True
 
     # ------------------------------------------------------------ the server interface (api.py)
@@ -269,23 +272,25 @@ class BoxServer(Microdot):
                     sent = _write_now(stream_out, answer)  # (all of it, nearly always)
                     if sent < len(answer):
                         await stream_out.awrite(memoryview(answer)[sent:] if sent else answer)
+                    self.short_in_a_row = 0
                 elif request is MemoryError:
                     self.short_of_memory()
                     await stream_out.awrite(BUSY_ANSWER)
                 elif request is not False:
                     async with self.answering:
                         self.current = slot
-                        self.short_now = False
                         try:
                             if request is _VIEW:
                                 request = await self.answer_view(slot, stream_in, stream_out)
                             if request is not _VIEW:
                                 response = await self.dispatch_request(request)
+                                if self.moves_short and response.status_code < 500 \
+                                        and request.method == "POST":
+                                    self.moves_short = 0  # a move made, or refused as a move: room
                                 out = _Segments(stream_out)
                                 await response.write(out)
                                 await out.flush()
-                            if not self.short_now:  # (a route's 503 for want of memory is no room)
-                                self.short_in_a_row = 0
+                            self.short_in_a_row = 0
                         finally:
                             self.current = None
             except OSError:

@@ -1,7 +1,8 @@
-# The box's count of requests it had no memory for (tidebox/transport.py, short_of_memory), under
-# MicroPython with the real routes (api.make_app) on in-memory connections (tests/test_shortage_count.py).
-# A move whose route runs out of memory, tried again every 150 ms as a phone's page does, while the
-# other phones' idle polls are answered in between. stdout: one JSON object.
+# The box's count of a phone's moves refused for want of memory (tidebox/transport.py,
+# move_short_of_memory), under MicroPython with the real routes (api.make_app) on in-memory connections
+# (tests/test_shortage_count.py): a move whose route runs out of memory, tried again every 150 ms as a
+# player taps again, while the other phones' polls are answered in between; then full views that find
+# no room. stdout: one JSON object.
 import io
 import json
 
@@ -79,38 +80,48 @@ def move_text(seat):
     return MOVE.replace("{T}", tokens[seat]).replace("{L}", str(len(BODY))).replace("{B}", BODY)
 
 
-async def tries(n, pause_ms, polls=True):
-    """The move tried n times, pause_ms apart, the other two phones' idle polls answered in between.
-    Returns the move's statuses, the polls' and whether the box has asked for its restart."""
+async def tries(n, polls=True):
+    """The move tried n times, 150 ms apart, the other two phones' idle polls and a full view answered
+    in between. Returns the move's statuses, the polls' and whether the box has asked for its restart."""
     moves, polled = [], []
     for _ in range(n):
         moves.append(await request(move_text(0)))
         if polls:
             polled.append(await request(poll_text(1)))
-            polled.append(await request(poll_text(2)))
-        time.sleep_ms(pause_ms)
+            polled.append(await request(poll_text(2).replace("?v=" + str(box.version), "")))
+        time.sleep_ms(150)
     return moves, polled, box.short_of_memory
 
 
 async def main():
     out = {}
     await request(poll_text(1))  # the idle answer made once
-    out["moves"], out["polls"], out["restart"] = await tries(transport.SHORT_IN_A_ROW, 150)
+    out["moves"], out["polls"], out["restart"] = await tries(transport.MOVES_SHORT)
 
     box.short_of_memory = False
-    app.short_in_a_row = 0
+    app.moves_short = 0
     # One less than it takes, then the move made: the count starts over.
-    await tries(transport.SHORT_IN_A_ROW - 1, 150)
+    out["one_less"] = (await tries(transport.MOVES_SHORT - 1))[2]
     short["on"] = False
     out["made"] = await request(move_text(0))
     short["on"] = True
-    out["after_made"] = (await tries(transport.SHORT_IN_A_ROW - 1, 150))[2]
+    out["after_made"] = (await tries(transport.MOVES_SHORT - 1))[2]
 
+    # Views short of memory (the polls' full views: each phone asks again at its next poll) do not count.
     box.short_of_memory = False
-    app.short_in_a_row = 0
-    # Sporadic shortages, each further than SHORT_GAP_MS from the last, never add up.
-    transport.SHORT_GAP_MS = 100
-    out["sporadic"] = (await tries(transport.SHORT_IN_A_ROW + 2, 150, polls=False))[2]
+    app.moves_short = 0
+    real = box.public_view, box.view_chunks
+
+    def no_view(*args):
+        raise MemoryError("injected: no room for this view")
+
+    box.public_view = box.view_chunks = no_view  # before microdot (transport.answer_view) and in its route
+    views = []
+    for _ in range(transport.MOVES_SHORT + 2):
+        views.append(await request(poll_text(1).replace("?v=" + str(box.version), "")))
+    box.public_view, box.view_chunks = real
+    out["views"] = views
+    out["views_restart"] = box.short_of_memory
     print(json.dumps(out))
 
 
