@@ -55,7 +55,7 @@ class Panel:
         self.presses = 0  # button events handled (the simulator's tests wait on this)
         self.qr_drawer = None  # draw(fb, "wifi_qr" | "page_qr"), set when QR codes are available
         self.dirty = True
-        self.wake = None  # the board's flag that wakes a resting reader loop (running.py), if it has one
+        self.wake = None  # the board's flag that wakes a resting reader loop (resting.py), if it has one
         # From a press until its screen is shown: [button, kind, screen, box.seq] (see press).
         self.pressing = [None, None, None, 0]
         box.listeners.append(self.touch)
@@ -161,19 +161,6 @@ class Panel:
         self.dirty = True
         if self.wake is not None:
             self.wake.set()  # a phone's change is drawn now, not at the resting loop's next look
-
-    def at_rest(self):
-        """Nothing here changes with time alone: no splash to end, no countdown, no game that may act
-        by itself (a rival to act: the flow's tick, unless its acting() says not now), no screen that
-        keeps time, nothing left to draw. The reader loop may then wait for a button's edge or a
-        change (touch) instead of looking every 10 ms."""
-        if self.dirty or self.splash_until is not None or self.box.countdown.deadline is not None \
-                or self.top().keeps_time:
-            return False
-        if self.flow_tick is None or self.box.phase != PLAY:
-            return True
-        acting = self.flow.acting
-        return acting is not None and not acting(self)
 
     def boot(self, now, resume_offer, step=None):
         """After a start: the splash, then the resume offer or the screen for the box's phase. `step`:

@@ -10,9 +10,6 @@ from micropython import const
 from tidebox.buttons import HELD_READ_MS, Buttons
 
 _LOOP_MS = const(10)  # button sampling period; debouncing needs a few samples per bounce
-# A resting loop's look without a wake: the collector, the watchdog (8 s) and a phone's memory
-# shortage are seen to at least this often.
-_REST_MS = const(200)
 CRASH_LOG = "crash.log"
 _CRASH_LOG_CAP = const(4096)  # bytes kept on flash; older entries are dropped
 _RESTART_PAUSE_MS = const(500)
@@ -60,11 +57,10 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
     its release has settled, the passes come every 5 ms instead: the box answers a press sooner.
 
     Where the board's buttons have a wake flag set by their pins' interrupts (the Pico's), the loop
-    rests while nothing on the panel changes with time alone (Panel.at_rest: the game menu, a lobby,
-    a turn-based game waiting for a phone): it waits for that flag, which an edge, a change of the
-    box (Panel.touch), the end of a phone's request (for the collector) and a look every REST_MS set,
-    instead of 100 passes a second, each ~0.6 ms of the RP2040's core with asyncio's round trip. A
-    press is still timed from its edge.
+    rests while nothing on the panel changes with time alone (resting.py: the game menu, a lobby, a
+    turn-based game waiting for a phone): it waits for that flag, which an edge, a change of the box,
+    the end of a phone's request and a look every 200 ms set, instead of 100 passes a second. A
+    press is still timed from its edge; a resting pass does the rare work (collector, watchdog) at once.
 
     For the bench: `passes` ends the loop after that many passes (-1: never), and `sleep_ms` is
     awaited at the end of each pass, with its period, instead of asyncio's (and the loop never rests)."""
@@ -78,14 +74,13 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
     feed = board.watchdog.feed
     box = panel.box
     wake = None if sleep_ms else getattr(board.buttons, "wake", None)
-    at_rest = panel.at_rest
     sleep_ms = sleep_ms or asyncio.sleep_ms
-    looks = None
     if wake is not None:
-        panel.wake = wake
-        collector.server.done = wake.set  # the collector looks as soon as a phone's request is done
-        looks = asyncio.create_task(_looks(wake))
-    resting = False
+        from tidebox import resting
+
+        at_rest = resting.at_rest
+        looks = resting.start(panel, collector, wake)
+    rested = False
     done = 0
     try:
         while done != passes:
@@ -99,31 +94,22 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
                 tick(now)
                 if not buttons.busy:
                     collector.press_over()
-            elif done & 1 or resting:
+            elif done & 1 or rested:
                 tick(now)
-            if (not done & 3 or resting) and not buttons.busy:  # a collection (10-20 ms) waits out a press
+            if (not done & 3 or rested) and not buttons.busy:  # a collection (10-20 ms) waits out a press
                 collect()
-            if not done & 7 or resting:  # (a resting pass is rare: it does the rare work at once)
+            if not done & 7 or rested:
                 feed()
                 if box.short_of_memory:
                     panel.short_of_memory()
             if buttons.busy:
                 await sleep_ms(HELD_READ_MS)  # a held button's press is seen sooner
-            elif wake is not None and at_rest():
-                resting = True
+            elif wake is not None and at_rest(panel):
+                rested = True
                 await wake.wait()
             else:
-                resting = False
+                rested = False
                 await sleep_ms(_LOOP_MS)
     finally:
-        if looks is not None:
-            looks.cancel()
-            panel.wake = None
-            collector.server.done = None
-
-
-async def _looks(wake):
-    """A resting reader loop's look every REST_MS, whatever else wakes it."""
-    while True:
-        await asyncio.sleep_ms(_REST_MS)
-        wake.set()
+        if wake is not None:
+            resting.stop(panel, collector, looks)

@@ -8,7 +8,7 @@ import time
 
 import board as board_module
 import micropython
-from tidebox import screens
+from tidebox import resting, screens
 from tidebox.box import Box
 from tidebox.games.pearl_reach import rules
 from tidebox.games.seeded import Seeded
@@ -55,7 +55,7 @@ reader.tick(now)  # drawn; the flow notes the game
 now += 10
 reader.tick(now)
 out["person_to_act_idle_pass"] = locked(lambda: reader.tick(now + 10))
-out["person_to_act_at_rest"] = reader.at_rest()  # the reader loop may rest: no rival to act
+out["person_to_act_at_rest"] = resting.at_rest(reader)  # the reader loop may rest: no rival to act
 person_moves()
 person_moves()  # Ada, Bo: Gull, a rival, is to act
 seq = box.seq
@@ -64,7 +64,7 @@ start = now
 now += 10
 reader.tick(now)
 out["rival_thinking_idle_pass"] = locked(lambda: reader.tick(now + 10))
-out["rival_thinking_at_rest"] = reader.at_rest()
+out["rival_thinking_at_rest"] = resting.at_rest(reader)
 out["moved_before_speed"] = False
 while now - start < 1990:  # the rival speed is 2 s
     now += 10

@@ -4,6 +4,7 @@ import json
 
 import asyncio
 import board as board_module
+from tidebox import resting
 from tidebox.box import Box
 from tidebox.collect import Collector
 from tidebox.panel import Panel
@@ -60,8 +61,8 @@ async def main():
                                                               "accepted": 0})())
     loop = asyncio.create_task(reader_loop(board, panel, collector))
     out = {}
-    await until(panel.at_rest, "the game menu at rest")
-    out["menu_at_rest"] = panel.at_rest()
+    await until(lambda: resting.at_rest(panel), "the game menu at rest")
+    out["menu_at_rest"] = resting.at_rest(panel)
     out["menu_passes"], out["menu_sets"] = await window(counted, 3)
 
     # A press of A (next game), as the Pico's pin interrupt would wake the loop: the menu's cursor moves.
@@ -77,7 +78,7 @@ async def main():
     # A phone's change (the box's listeners: Panel.touch) is drawn without a button or a look.
     box.choose_game("token_tide")
     panel.home()
-    await until(panel.at_rest, "the lobby at rest")
+    await until(lambda: resting.at_rest(panel), "the lobby at rest")
     frames, sets = board.display.frames, counted.sets
     box.join("Ada")
     await until(lambda: board.display.frames > frames, "the lobby redrawn after a join")
@@ -91,7 +92,7 @@ async def main():
 
     # A running countdown changes the panel with time alone: the loop looks every 10 ms meanwhile.
     box.countdown.start(60, board.ticks_ms())
-    out["countdown_at_rest"] = panel.at_rest()
+    out["countdown_at_rest"] = resting.at_rest(panel)
     out["countdown_passes"], out["countdown_sets"] = await window(counted, 3)
     box.countdown.stop()
     loop.cancel()

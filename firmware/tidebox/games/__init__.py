@@ -40,7 +40,7 @@ def title(game_id):
 #   tick           the flow's tick(reader, now) -> changed, for a game that acts by itself (rivals)
 #   acting         the flow's acting(reader) -> whether the game may act by itself before the box
 #                  changes (a rival to act): without it, a game with a tick always may, and the
-#                  reader loop never rests while it is played (running.py, Panel.at_rest)
+#                  reader loop never rests while it is played (running.py, resting.at_rest)
 # (the flow's three first, then the rules')
 OPTIONAL = (("tick", None), ("acting", None), ("kept", None), ("MAX_NAME", 12),
             ("check_name", base.check_name), ("UNDO", False), ("PHONE_OPTIONS", ()))
