@@ -2,8 +2,7 @@
 
 On a board whose buttons have a wake flag (the Pico's pin interrupts set it), the loop stops its 100
 passes a second while nothing on the panel changes with time alone, and runs a pass only when the
-flag is set: by an edge, by a change of the box (a phone's join), by the end of a phone's request (the
-collector looks then), or by its own look every 200 ms.
+flag is set: by an edge, by a change of the box (a phone's join), or by its own look every 200 ms.
 Counted, not timed: each resting pass must come from one setting of the flag.
 """
 
@@ -34,10 +33,6 @@ def test_a_wake_from_the_buttons_handles_the_press(rest):
 def test_a_phones_change_wakes_the_loop_and_is_drawn(rest):
     assert rest["join_woke"], "the join's touch did not set the wake flag"
     assert rest["lobby_passes"] <= rest["lobby_sets"] + 1, rest
-
-
-def test_the_end_of_a_phones_request_wakes_the_loop_for_its_collector(rest):
-    assert rest["request_done_woke"]
 
 
 def test_a_running_countdown_keeps_the_loop_looking(rest):

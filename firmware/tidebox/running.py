@@ -58,8 +58,8 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
 
     Where the board's buttons have a wake flag set by their pins' interrupts (the Pico's), the loop
     rests while nothing on the panel changes with time alone (resting.py: the game menu, a lobby, a
-    turn-based game waiting for a phone): it waits for that flag, which an edge, a change of the box,
-    the end of a phone's request and a look every 200 ms set, instead of 100 passes a second. A
+    turn-based game waiting for a phone): it waits for that flag, which an edge, a change of the box
+    and a look every 200 ms set, instead of 100 passes a second. A
     press is still timed from its edge; a resting pass does the rare work (collector, watchdog) at once.
 
     For the bench: `passes` ends the loop after that many passes (-1: never), and `sleep_ms` is
@@ -79,7 +79,7 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
         from tidebox import resting
 
         at_rest = resting.at_rest
-        looks = resting.start(panel, collector, wake)
+        looks = resting.start(panel, wake)
     rested = False
     done = 0
     try:
@@ -112,4 +112,4 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
                 await sleep_ms(_LOOP_MS)
     finally:
         if wake is not None:
-            resting.stop(panel, collector, looks)
+            resting.stop(panel, looks)

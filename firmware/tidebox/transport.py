@@ -108,9 +108,6 @@ class BoxServer(Microdot):
         self.short_since = 0
         self.moves_short = 0  # moves in a row refused for want of memory (move_short_of_memory)
         self.fast = True  # answer idle polls and find the token in the read bytes (tests compare with off)
-        # Called once each request is done (a resting reader loop's wake, running.py: its collector
-        # then looks at once whether the box is idle and due, not at the loop's next look)
-        self.done = None
 
     async def start_server(self, host="0.0.0.0", port=80, debug=False, ssl=None):
         """Accept connections (no TLS) and serve each in its own task. Where the gate limits the
@@ -307,8 +304,6 @@ class BoxServer(Microdot):
                     pass
         finally:
             slot.busy = False
-            if self.done is not None:
-                self.done()
 
     async def build_idle_answer(self):
         """The answer to a poll that finds nothing new, written by microdot as the state route

@@ -85,11 +85,6 @@ async def main():
     out["join_woke"] = counted.sets > sets
     out["lobby_passes"], out["lobby_sets"] = await window(counted, 3)
 
-    # The end of a phone's request (the web server's done) wakes the loop: its collector looks at once.
-    sets = counted.sets
-    collector.server.done()
-    out["request_done_woke"] = counted.sets == sets + 1
-
     # A running countdown changes the panel with time alone: the loop looks every 10 ms meanwhile.
     box.countdown.start(60, board.ticks_ms())
     out["countdown_at_rest"] = resting.at_rest(panel)
@@ -100,7 +95,7 @@ async def main():
         await loop
     except asyncio.CancelledError:
         pass
-    out["wake_let_go"] = panel.wake is None and collector.server.done is None
+    out["wake_let_go"] = panel.wake is None
     print(json.dumps(out))
 
 
