@@ -36,9 +36,6 @@ class CPythonServer(Microdot):
     def answer_polls(self, idle_response, view_response):
         self.polls = (idle_response, view_response)  # kept to show make_app offers them; not used here
 
-    def move_short_of_memory(self):
-        self.moves_short = getattr(self, "moves_short", 0) + 1
-
 
 class Board(FakeBoard):
     def add_routes(self, app, box):

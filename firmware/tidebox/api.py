@@ -13,7 +13,6 @@
 #   server.page_stream(page_file)  what send_file reads the page from (the file itself will do)
 #   server.answer_polls(idle_response, view_response)  the state route's answers, for a server
 #                      that answers `GET /api/state` itself (one that does not may ignore them)
-#   server.move_short_of_memory()  a phone's move (a POST) ran out of memory in its route
 #   served, idle_served, view_served, accepted   counts that tidebox/collect.py reads
 #   start_server(host=, port=)     serve until cancelled
 import json
@@ -123,8 +122,8 @@ async def internal(request, exc):
     """Any other failure while answering (one handler for all: each costs heap). A MemoryError is
     the box's, not the phone's: it is told to try again."""
     if isinstance(exc, MemoryError):
-        if request.method == "POST":  # a move, put back: tried again and again, the box restarts
-            request.app.move_short_of_memory()
+        if request.method == "POST":  # a phone's action: tried again and again, the box restarts
+            request.app.box.refused_short()
         return error(503, SHORT_OF_MEMORY)
     return error(500, "the box hit a problem; nothing was changed")
 

@@ -7,6 +7,7 @@
 # action whose save fails is undone (the box goes back to what flash holds).
 import json
 
+from micropython import const
 from tidebox import games, timer, viewjson
 from tidebox.games.base import GameError, NotNow, check_name
 from tidebox.seats import Seats
@@ -22,6 +23,7 @@ OVER = "over"
 PHASES = (CHOOSE, JOIN, SETUP, PLAY, OVER)
 STALE = "the game moved on before this arrived: here it is as it is now"
 SHORT_OF_MEMORY = "the box is short of memory: nothing changed, try again"
+_REFUSED_SHORT = const(3)  # phones' actions in a row refused for want of memory: the box restarts
 NEW_GAME = "new_game"  # the move a phone sends for a new game at the same table (see _phone_new_game)
 
 
@@ -74,6 +76,7 @@ class Box:
         # Set when a MemoryError left the game in RAM unlike flash and putting it back failed too: the
         # reader loop then restarts the box, which reads flash (tidebox/restart.py).
         self.short_of_memory = False
+        self.refused_for_memory = 0  # phones' actions refused in a row for want of memory (refused_short)
 
     def new_seats(self):
         return Seats(self.board.urandom, MAX_SEATS, self.check_name)
@@ -101,8 +104,20 @@ class Box:
                 raise GameError("the box could not save: try again", 503)
             except MemoryError:
                 self.put_back()
-                raise GameError(SHORT_OF_MEMORY, 503)
+                raise self.refused_short()
+            self.refused_for_memory = 0
         self._notify()
+
+    def refused_short(self):
+        """An action refused for want of memory, the box put back as flash holds it: the phone is
+        told to try again (the error returned). REFUSED_SHORT in a row with no change saved between
+        and the heap will not make room for it, while the other phones' polls, which need little, go
+        on being answered: the box restarts on a fresh heap (short_of_memory, the reader loop), where
+        the next try is made."""
+        self.refused_for_memory += 1
+        if self.refused_for_memory >= _REFUSED_SHORT:
+            self.short_of_memory = True
+        return GameError(SHORT_OF_MEMORY, 503)
 
     def put_back(self):
         """After a MemoryError half-way through a change: back to what flash holds (the last
@@ -401,7 +416,7 @@ class Box:
             self.rules.move(self.state, seat, name, {} if args is None else args)
         except MemoryError:  # the move may have changed the game half-way
             self.put_back()
-            raise GameError(SHORT_OF_MEMORY, 503)
+            raise self.refused_short()
         self.seq += 1
         self.undo_text = undo
         if self.rules.is_over(self.state):
@@ -434,7 +449,7 @@ class Box:
             raise GameError(e.message)  # the phone's choices the rules refuse: 400, whatever they said
         except MemoryError:
             self.put_back()
-            raise GameError(SHORT_OF_MEMORY, 503)
+            raise self.refused_short()
         self.options = options
         self.state = state  # (restart() checks a game is under way)
         self.restart(state)

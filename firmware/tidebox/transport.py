@@ -44,7 +44,6 @@ BUSY_ANSWER = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/j
                b"Connection: close\r\n\r\n{\"error\": \"the box is busy for a moment: try again\"}")
 SHORT_IN_A_ROW = 8  # requests in a row the box had no memory for, over SHORT_MS: it restarts
 SHORT_MS = 1000  # (tidebox/restart.py)
-MOVES_SHORT = 3  # a phone's moves in a row refused for want of memory, none made between: it restarts
 BACKLOG = 48  # connections the network stack keeps waiting, in order, while five are served
 KEPT_HEADERS = (b"content-length", b"content-type", b"x-seat-token")  # the request headers used here
 # Each connection being read has a buffer of this size, made once (see _Slot): a phone's whole request
@@ -106,7 +105,6 @@ class BoxServer(Microdot):
         self.current = None  # the slot of the request being answered (one at a time)
         self.short_in_a_row = 0  # requests in a row answered "busy" for want of memory (short_of_memory)
         self.short_since = 0
-        self.moves_short = 0  # moves in a row refused for want of memory (move_short_of_memory)
         self.fast = True  # answer idle polls and find the token in the read bytes (tests compare with off)
 
     async def start_server(self, host="0.0.0.0", port=80, debug=False, ssl=None):
@@ -171,16 +169,6 @@ class BoxServer(Microdot):
         self.short_in_a_row += 1
         if self.short_in_a_row >= SHORT_IN_A_ROW and time.ticks_diff(now, self.short_since) >= SHORT_MS \
                 and self.box is not None:
-            self.box.short_of_memory = True
-
-    def move_short_of_memory(self):
-        """A phone's move (a POST) whose route ran out of memory: the box put it back as flash holds
-        it and told the phone to try again. MOVES_SHORT in a row with no move made between, and the
-        heap will not make room for it (the other phones' polls go on being answered, as their
-        answers need little): the reader loop restarts the box, and the phone's next try is made on
-        a fresh heap."""
-        self.moves_short += 1
-        if self.moves_short >= MOVES_SHORT and self.box is not None:
             self.box.short_of_memory = True
 
     # ------------------------------------------------------------ the server interface (api.py)
@@ -281,9 +269,6 @@ class BoxServer(Microdot):
                                 request = await self.answer_view(slot, stream_in, stream_out)
                             if request is not _VIEW:
                                 response = await self.dispatch_request(request)
-                                if self.moves_short and response.status_code < 500 \
-                                        and request.method == "POST":
-                                    self.moves_short = 0  # a move made, or refused as a move: room
                                 out = _Segments(stream_out)
                                 await response.write(out)
                                 await out.flush()

@@ -1,5 +1,5 @@
-# The box's count of a phone's moves refused for want of memory (tidebox/transport.py,
-# move_short_of_memory), under MicroPython with the real routes (api.make_app) on in-memory connections
+# The box's count of a phone's moves refused for want of memory (tidebox/box.py, refused_short),
+# under MicroPython with the real routes (api.make_app) on in-memory connections
 # (tests/test_shortage_count.py): a move whose route runs out of memory, tried again every 150 ms as a
 # player taps again, while the other phones' polls are answered in between; then full views that find
 # no room. stdout: one JSON object.
@@ -9,13 +9,14 @@ import json
 import asyncio
 import board as board_module
 import time
-from tidebox import api, transport
+from tidebox import api
 from tidebox.box import Box
 from tidebox.storage import Storage
 
 POLL = "GET /api/state?v={V} HTTP/1.1\r\nHost: 192.168.4.1\r\nX-Seat-Token: {T}\r\n\r\n"
 MOVE = ("POST /api/move HTTP/1.1\r\nHost: 192.168.4.1\r\nX-Seat-Token: {T}\r\n"
         "Content-Type: application/json\r\nContent-Length: {L}\r\n\r\n{B}")
+REFUSED_SHORT = 3  # tidebox/box.py _REFUSED_SHORT (a const: not readable from outside)
 BODY = '{"move": "allocate", "args": {"allocation": [3, 2, 2], "ready": true}}'
 
 
@@ -53,17 +54,20 @@ tokens = [box.join(name)["token"] for name in ("Ada", "Bo", "Cy")]
 box.to_setup()
 box.start_game()
 app = api.make_app(box, board)
-real_move = box.move
+rules = box.rules
+real_move = rules.move
 short = {"on": True}
 
 
-def move(*args, **kwargs):
+def move(*args):
+    """The rules' move, out of memory while `short` is on: Box.move puts the game back as flash holds
+    it and refuses the move with 503, as when the heap has no room for it."""
     if short["on"]:
         raise MemoryError("injected: no room for this move")
-    return real_move(*args, **kwargs)
+    return real_move(*args)
 
 
-box.move = move
+rules.move = move
 
 
 async def request(text):
@@ -96,20 +100,20 @@ async def tries(n, polls=True):
 async def main():
     out = {}
     await request(poll_text(1))  # the idle answer made once
-    out["moves"], out["polls"], out["restart"] = await tries(transport.MOVES_SHORT)
+    out["moves"], out["polls"], out["restart"] = await tries(REFUSED_SHORT)
 
     box.short_of_memory = False
-    app.moves_short = 0
+    box.refused_for_memory = 0
     # One less than it takes, then the move made: the count starts over.
-    out["one_less"] = (await tries(transport.MOVES_SHORT - 1))[2]
+    out["one_less"] = (await tries(REFUSED_SHORT - 1))[2]
     short["on"] = False
     out["made"] = await request(move_text(0))
     short["on"] = True
-    out["after_made"] = (await tries(transport.MOVES_SHORT - 1))[2]
+    out["after_made"] = (await tries(REFUSED_SHORT - 1))[2]
 
     # Views short of memory (the polls' full views: each phone asks again at its next poll) do not count.
     box.short_of_memory = False
-    app.moves_short = 0
+    box.refused_for_memory = 0
     real = box.public_view, box.view_chunks
 
     def no_view(*args):
@@ -117,7 +121,7 @@ async def main():
 
     box.public_view = box.view_chunks = no_view  # before microdot (transport.answer_view) and in its route
     views = []
-    for _ in range(transport.MOVES_SHORT + 2):
+    for _ in range(REFUSED_SHORT + 2):
         views.append(await request(poll_text(1).replace("?v=" + str(box.version), "")))
     box.public_view, box.view_chunks = real
     out["views"] = views
