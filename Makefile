@@ -98,7 +98,7 @@ bench-rp2040: setup
 
 # The stock Pico W firmware in rp2040js with the bundle as deploy writes it (host_tools/rp2040/sim_pico.py);
 # MICROPYTHON_SRC (re)builds the firmware first. SIM_PICO_FRESH=1 starts from an empty filesystem.
-# Phones join at http://127.0.0.1:$(SIM_PICO_HTTP_PORT)/ (the socket bridge over the chip's UART0).
+# Phones join at http://127.0.0.1:$(SIM_PICO_HTTP_PORT)/ (phones_ppp: PPP over the chip's UART0 to its own lwIP).
 sim-pico: setup
 	$(PY) host_tools/rp2040/sim_pico.py $(if $(MICROPYTHON_SRC),--src "$(MICROPYTHON_SRC)") \
 		--firmware-dir $(FIRMWARE_DIR) --port $(SIM_PICO_PORT) --http-port $(SIM_PICO_HTTP_PORT) \

@@ -4,7 +4,8 @@ real boards/pico_w.py and pico_common.py, in rp2040js (host_tools/rp2040/pico_si
 The smoke test: the chip boots to the game menu (the panel, decoded from the I2C command stream,
 shows what the host box shows on its game menu), one press of A on the button's GPIO, with
 contact bounce, draws the next frame over I2C, and once C has chosen that game a phone joins
-through the socket bridge (TCP on the host, frames over the chip's UART0) and reads its state.
+over the PPP link (phones_ppp on the host, the firmware's own network.PPP and lwIP on the chip's
+UART0) and reads its state.
 The power cuts' test: three cuts of `make power-cuts-pico` (power_cuts.py), two in the saves of
 phones' allocations and one in a join's, each checked as the harness checks them.
 They need the stock firmware built by `make sim-pico MICROPYTHON_SRC=...`
@@ -117,7 +118,7 @@ def test_the_emulated_chip_boots_to_the_game_menu_a_press_draws_a_frame_and_a_ph
         for bad in ("Traceback", "Uncaught exception", "MemoryError"):
             assert bad not in pressed["console"], pressed["console"]
 
-        # A phone, through the bridge: the chosen game's join screen takes Ada, and her state says so.
+        # A phone, over PPP: the chosen game's join screen takes Ada, and her state says so.
         chip.press("C", 120)
         deadline = time.monotonic() + 60
         while chip.status()["panel"]["frames"] == pressed["panel"]["frames"] and time.monotonic() < deadline:
@@ -128,11 +129,11 @@ def test_the_emulated_chip_boots_to_the_game_menu_a_press_draws_a_frame_and_a_ph
         assert status == 200, (status, view)
         assert view["box"] == "join" and view["you"] == {"seat": joined["seat"], "name": "Ada"}, view
         assert view["seats"] == [{"name": "Ada", "present": True}], view
-        record = chip.connection(port)  # the bridge saw the box answer and close the connection
-        assert record["bytes_out"] > 0 and record["closed_ms"] is not None, record
-        print("state through the bridge: %.1f chip ms from the request's first byte to the box's close "
+        record = chip.connection(port)  # phones_ppp saw the box answer and close the connection
+        assert record and record["bytes_out"] > 0 and record["end"] == "closed by the chip", record
+        print("state over PPP: %.1f chip ms from the phone's connect to the box's close "
               "(emulator at %.2f x real time)"
-              % (record["closed_ms"] - record["data_ms"], chip.status()["speed"]))
+              % (record["closed_ms"] - record["accepted_ms"], chip.status()["speed"]))
         console = chip.status()["console"]
         for bad in ("Traceback", "Uncaught exception", "MemoryError"):
             assert bad not in console, console

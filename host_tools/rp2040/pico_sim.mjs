@@ -71,7 +71,7 @@
 // PORT" after the "listening" line. Without it, no bridge.)
 import fs from 'fs';
 import http from 'http';
-import net from 'net';
+import { spawn } from 'child_process';
 import path from 'path';
 import { fileURLToPath } from 'url';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel, I2CMode } from 'rp2040js';
@@ -85,6 +85,7 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (a === '--port') opts.port = Number(process.argv[++i]);
   else if (a === '--seed') opts.seed = Number(process.argv[++i]);
   else if (a === '--http') opts.http = Number(process.argv[++i]);
+  else if (a === '--ppp') opts.ppp = process.argv[++i];
   else if (a === '--echo') opts.echo = true;
   else throw new Error('unknown argument ' + a);
 }
@@ -456,37 +457,99 @@ function wireUSB() {
   };
 }
 
-// --- the phones' socket bridge (--http): TCP on 127.0.0.1, framed over UART0 (see the top) ---------
-const BR_START = 0xa5, BR_HELLO = 0, BR_OPEN = 1, BR_DATA = 2, BR_CLOSE = 3, BR_ACK = 4;
-const BRIDGE_LIMIT = 5; // connections open at once: lwIP's MEMP_NUM_TCP_PCB on the Pico W
-const BRIDGE_FRAME = 1024; // the largest DATA frame to the chip
-const BRIDGE_HIGH = 16384, BRIDGE_LOW = 4096; // a phone's bytes waiting for the chip: stop / go on reading it
-const bridge = {
-  ready: false, window: 0, baud: 0, conns: new Map(), waiting: [], cur: null, curAt: 0, feeding: false,
-  alarm: null, next: 1, rr: 0, rx: { at: 0, head: [0, 0, 0, 0, 0], payload: null, got: 0 },
-  stats: { fifo_full: 0, opened: 0, to_chip: 0, from_chip: 0, lost: 0, hellos: 0, waited: 0, peak: 0 },
-  recent: [], // the last BRIDGE_RECENT connections, their times in emulated ms (see chipMs)
+// --- the phones' link (--http): PPP over UART0 to phones_ppp (see the top) ----------------------------
+const LINK_TICK_MS = 1; // how often phones_ppp hears the chip's time when the chip sends nothing
+const LINK_RECENT = 64;
+const link = {
+  proc: null, port: null, up: false, addr: null, baud: 0, out: [], outAt: 0, outBytes: 0, feeding: false,
+  alarm: null, tick: null, tx: [], txFlush: false, open: 0,
+  stats: { fifo_full: 0, connections: 0, to_chip: 0, from_chip: 0, ups: 0, downs: 0 },
+  recent: [], // the last LINK_RECENT connections, their times in emulated ms (see chipMs)
 };
-const BRIDGE_RECENT = 64;
 function chipMs() { return Math.round((state.emulatedBefore + nowNs()) / 1e3) / 1e3; }
 
-function byteNs() { return 10 * 1e9 / (bridge.baud || 1e6); }
+function byteNs() { return 10 * 1e9 / (link.baud || 1e6); }
 
-// Every connection the chip knew is gone (a reset, a soft reset): their phones see the connection close.
-function bridgeDropAll() {
-  for (const c of bridge.conns.values()) { c.chipClosed = true; c.sock.destroy(); }
-  bridge.conns.clear();
-  bridge.cur = null; bridge.curAt = 0;
+// A message to phones_ppp: kind, the chip's time in us, length, bytes.
+function linkSend(kind, bytes) {
+  if (!link.proc) return;
+  const m = Buffer.alloc(11 + (bytes ? bytes.length : 0));
+  m[0] = kind.charCodeAt(0);
+  m.writeBigUInt64BE(BigInt(Math.round((state.emulatedBefore + nowNs()) / 1e3)), 1);
+  m.writeUInt16BE(bytes ? bytes.length : 0, 9);
+  if (bytes) bytes.copy(m, 11);
+  link.proc.stdin.write(m);
 }
 
-function wireBridge() {
+function linkFlushTx() {
+  link.txFlush = false;
+  while (link.tx.length) {
+    const chunk = Buffer.from(link.tx.splice(0, 65535));
+    linkSend('D', chunk);
+  }
+}
+
+function wireLink() {
   const uart = mcu.uart[0];
-  bridge.ready = false; bridge.feeding = false;
-  bridge.rx.at = 0;
-  bridgeDropAll();
-  bridge.alarm = sim.clock.createAlarm(bridgeFeed);
-  uart.onBaudRateChange = (baud) => { bridge.baud = baud; };
-  uart.onByte = (b) => bridgeByte(b);
+  link.feeding = false; link.out = []; link.outAt = 0; link.outBytes = 0; link.tx = []; link.up = false;
+  link.alarm = sim.clock.createAlarm(linkFeed);
+  link.tick = sim.clock.createAlarm(() => { linkSend('T'); link.tick.schedule(LINK_TICK_MS * 1e6); });
+  link.tick.schedule(LINK_TICK_MS * 1e6);
+  uart.onBaudRateChange = (baud) => { link.baud = baud; };
+  uart.onByte = (b) => {
+    if (!link.proc) return;
+    link.stats.from_chip++;
+    link.tx.push(b);
+    if (!link.txFlush) { link.txFlush = true; setImmediate(linkFlushTx); }
+  };
+  if (opts.http !== undefined) startLink();
+}
+
+// phones_ppp, afresh with every boot of the chip: the new chip knows no link and no connection, so
+// its partner starts from nothing too (the phones' connections close, as a board's reset closes them).
+function startLink() {
+  if (link.proc) { const old = link.proc; link.proc = null; old.kill(); }
+  const port = link.port === null ? opts.http : link.port;
+  const proc = spawn(opts.ppp, ['--port', String(port)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  link.proc = proc; link.open = 0;
+  proc.on('exit', (code, signal) => {
+    if (link.proc !== proc) return;
+    console.log(`pico-sim: phones_ppp ended (${code === null ? signal : code})`);
+    link.proc = null;
+  });
+  proc.stdin.on('error', () => {});
+  proc.stdout.on('data', (d) => { if (link.proc !== proc) return; link.out.push(d); link.outBytes += d.length; linkKick(); });
+  let text = '';
+  proc.stderr.on('data', (d) => {
+    text += d.toString('latin1');
+    let nl;
+    while ((nl = text.indexOf('\n')) >= 0) { linkLine(text.slice(0, nl), proc); text = text.slice(nl + 1); }
+  });
+}
+
+function linkLine(line, proc) {
+  let m;
+  if (line.startsWith('rec ')) { // a record of the old link's connections too: they ended with its chip
+    const rec = JSON.parse(line.slice(4));
+    for (const k of Object.keys(rec)) if (k.endsWith('_ms') && rec[k] < 0) rec[k] = null; // never happened
+    link.recent.push(rec);
+    if (link.recent.length > LINK_RECENT) link.recent.shift();
+  } else if (link.proc !== proc) {
+    return;
+  } else if ((m = /^open (\d+)/.exec(line))) {
+    const n = Number(m[1]);
+    if (n > link.open) link.stats.connections++;
+    link.open = n;
+    if (n > 0) monitor.runPhones = true;
+  } else if ((m = /^phones-ppp: phones on (\d+)/.exec(line))) {
+    if (link.port === null) console.log(`pico-sim: phones on ${m[1]}`);
+    link.port = Number(m[1]);
+  } else if ((m = /^phones-ppp: link up (\S+)/.exec(line))) {
+    link.up = true; link.addr = m[1]; link.stats.ups++;
+    state.console += `\n[pico-sim: the phones' PPP link is up: the chip is ${m[1]}, ${link.baud} baud]\n`;
+  } else if (line.startsWith('phones-ppp: link down')) {
+    link.up = false; link.stats.downs++;
+  } else if (line) console.log(line);
 }
 
 // --- what the bench reads from outside the chip (nothing here changes what the firmware does) -------
@@ -528,10 +591,10 @@ function stretchEnded(start, end) {
   const ms = (end - start) / 1e6;
   if (ms >= STRETCH_MIN_MS) {
     monitor.stretches.push({ at_ms: Math.round((state.emulatedBefore + start) / 1e3) / 1e3, ms: Math.round(ms * 1000) / 1000,
-      flash: monitor.runFlash, frame: monitor.runFrame, phones: monitor.runPhones || bridge.conns.size > 0 });
+      flash: monitor.runFlash, frame: monitor.runFrame, phones: monitor.runPhones || link.open > 0 });
     if (monitor.stretches.length > STRETCHES) monitor.stretches.shift();
   }
-  monitor.runFlash = monitor.runFrame = monitor.frameOpen; monitor.runPhones = bridge.conns.size > 0;
+  monitor.runFlash = monitor.runFrame = monitor.frameOpen; monitor.runPhones = link.open > 0;
 }
 function wireMonitor() {
   monitor.lastFeed = monitor.lastRead = monitor.lastPass = null; monitor.heapArea = null;
@@ -668,154 +731,25 @@ function modelPL011RX(uart) {
   uart.rtAlarm = sim.clock.createAlarm(() => uart.rxTimeout());
 }
 
-function bridgeKick() {
-  if (!bridge.ready || bridge.feeding) return;
-  bridge.feeding = true;
-  bridge.alarm.schedule(byteNs());
+function linkKick() {
+  if (link.feeding || !link.outBytes) return;
+  link.feeding = true;
+  link.alarm.schedule(byteNs());
 }
 
 // One byte to the chip's RX per byte time, while there is one to send and the FIFO has room.
-function bridgeFeed() {
-  bridge.feeding = false;
-  if (!bridge.ready) return;
+function linkFeed() {
+  link.feeding = false;
+  if (!link.outBytes) return;
   const uart = mcu.uart[0];
   if (!uart.rxFIFO.full) {
-    if (!bridge.cur || bridge.curAt >= bridge.cur.length) {
-      bridge.cur = bridgeNextFrame(); bridge.curAt = 0;
-      if (!bridge.cur) return;
-    }
-    uart.feedByte(bridge.cur[bridge.curAt++]);
-    bridge.stats.to_chip++;
-    if (bridge.curAt === bridge.cur.length && bridge.cur.log) bridge.cur.log.fed_ms = chipMs();
-  } else bridge.stats.fifo_full++;
-  bridge.feeding = true;
-  bridge.alarm.schedule(byteNs());
-}
-
-function frame(kind, id, length, payload) {
-  const f = Buffer.alloc(5 + (payload ? payload.length : 0));
-  f[0] = BR_START; f[1] = kind; f[2] = id; f.writeUInt16BE(length, 3);
-  if (payload) payload.copy(f, 5);
-  return f;
-}
-
-// The next frame, connections in turn: an OPEN, DATA within the window, the phone's CLOSE after its data.
-function bridgeNextFrame() {
-  const conns = [...bridge.conns.values()];
-  for (let k = 0; k < conns.length; k++) {
-    const c = conns[(bridge.rr + k) % conns.length];
-    if (c.chipClosed) continue;
-    let f = null;
-    if (!c.opened) { c.opened = true; f = frame(BR_OPEN, c.id, c.port); }
-    else if (c.pendingBytes && c.credit > 0) {
-      const n = Math.min(c.pendingBytes, c.credit, BRIDGE_FRAME);
-      const data = Buffer.alloc(n);
-      let at = 0;
-      while (at < n) {
-        const piece = c.pending[0];
-        const take = Math.min(piece.length, n - at);
-        piece.copy(data, at, 0, take);
-        at += take;
-        if (take === piece.length) c.pending.shift(); else c.pending[0] = piece.subarray(take);
-      }
-      c.pendingBytes -= n; c.credit -= n;
-      if (c.paused && c.pendingBytes < BRIDGE_LOW) { c.paused = false; c.sock.resume(); }
-      f = frame(BR_DATA, c.id, n, data);
-      f.log = c.log; // its last byte's time: fed_ms
-    } else if (c.tcpEnded && !c.closeSent && !c.pendingBytes) { c.closeSent = true; f = frame(BR_CLOSE, c.id, 0); }
-    if (f) { bridge.rr = (bridge.rr + k + 1) % conns.length; return f; }
-  }
-  return null;
-}
-
-function bridgeByte(b) {
-  bridge.stats.from_chip++;
-  const rx = bridge.rx;
-  if (rx.at === 0) { if (b === BR_START) rx.at = 1; else bridge.stats.lost++; return; }
-  if (rx.at < 5) {
-    rx.head[rx.at++] = b;
-    if (rx.at < 5) return;
-    const kind = rx.head[1], length = (rx.head[3] << 8) | rx.head[4];
-    if ((kind === BR_DATA || kind === BR_HELLO) && length) { rx.payload = Buffer.alloc(length); rx.got = 0; return; }
-    rx.payload = null;
-  } else {
-    rx.payload[rx.got++] = b;
-    if (rx.got < rx.payload.length) return;
-  }
-  rx.at = 0;
-  bridgeFrame(rx.head[1], rx.head[2], (rx.head[3] << 8) | rx.head[4], rx.payload);
-}
-
-function bridgeFrame(kind, id, length, payload) {
-  const c = bridge.conns.get(id);
-  if (kind === BR_HELLO) {
-    bridgeDropAll();
-    bridge.window = payload ? payload.readUInt16BE(0) : 512;
-    bridge.ready = true;
-    bridge.stats.hellos++;
-    bridge.baud = mcu.uart[0].baudRate;
-    state.console += `\n[pico-sim: the phones' bridge is up: ${bridge.baud} baud, window ${bridge.window}]\n`;
-    bridgeAdmit();
-  } else if (!c) {
-    return; // a connection the host has let go of (its TCP socket closed, or a reset)
-  } else if (kind === BR_DATA) {
-    if (c.log.answer_ms === null) c.log.answer_ms = chipMs();
-    c.log.bytes_out += payload.length;
-    if (!c.sock.destroyed && c.sock.writable) c.sock.write(payload);
-  } else if (kind === BR_ACK) {
-    c.credit += length;
-    bridgeKick();
-  } else if (kind === BR_CLOSE) {
-    c.chipClosed = true;
-    c.log.closed_ms = chipMs();
-    c.pending = []; c.pendingBytes = 0;
-    bridge.conns.delete(id);
-    if (!c.sock.destroyed) c.sock.end();
-    bridgeAdmit();
-  }
-}
-
-// Open the waiting connections while fewer than BRIDGE_LIMIT are open.
-function bridgeAdmit() {
-  while (bridge.ready && bridge.conns.size < BRIDGE_LIMIT && bridge.waiting.length) {
-    const sock = bridge.waiting.shift();
-    if (sock.destroyed) continue;
-    let id = bridge.next;
-    while (bridge.conns.has(id)) id = id % 255 + 1;
-    bridge.next = id % 255 + 1;
-    const c = { id, sock, port: sock.remotePort || 0, pending: [], pendingBytes: 0, credit: bridge.window, opened: false,
-      tcpEnded: false, closeSent: false, chipClosed: false, paused: false,
-      log: { port: sock.remotePort || 0, id, accepted_ms: sock.acceptedMs, opened_ms: chipMs(), data_ms: null,
-        answer_ms: null, fed_ms: null, closed_ms: null, bytes_in: 0, bytes_out: 0 } };
-    bridge.recent.push(c.log);
-    if (bridge.recent.length > BRIDGE_RECENT) bridge.recent.shift();
-    bridge.conns.set(id, c);
-    bridge.stats.opened++;
-    bridge.stats.peak = Math.max(bridge.stats.peak, bridge.conns.size);
-    sock.on('data', (d) => {
-      if (c.chipClosed) return;
-      if (c.log.data_ms === null) c.log.data_ms = chipMs();
-      c.pending.push(d); c.pendingBytes += d.length; c.log.bytes_in += d.length;
-      if (c.pendingBytes > BRIDGE_HIGH && !c.paused) { c.paused = true; sock.pause(); }
-      bridgeKick();
-    });
-    sock.on('end', () => { c.tcpEnded = true; bridgeKick(); });
-    sock.on('close', () => { c.tcpEnded = true; bridgeKick(); });
-    sock.resume();
-  }
-  bridgeKick();
-}
-
-function startPhones() {
-  const phones = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (sock) => {
-    sock.setNoDelay(true);
-    sock.acceptedMs = chipMs();
-    sock.on('error', () => {});
-    if (bridge.conns.size >= BRIDGE_LIMIT || !bridge.ready) bridge.stats.waited++;
-    bridge.waiting.push(sock);
-    bridgeAdmit();
-  });
-  phones.listen(opts.http, '127.0.0.1', () => console.log(`pico-sim: phones on ${phones.address().port}`));
+    const piece = link.out[0];
+    uart.feedByte(piece[link.outAt++]);
+    link.outBytes--; link.stats.to_chip++;
+    if (link.outAt === piece.length) { link.out.shift(); link.outAt = 0; }
+  } else link.stats.fifo_full++;
+  link.feeding = true;
+  link.alarm.schedule(byteNs());
 }
 
 function boot(reason) {
@@ -843,7 +777,7 @@ function boot(reason) {
   wireMonitor();
   modelPL011RX(mcu.uart[0]);
   modelPL011RX(mcu.uart[1]);
-  wireBridge();
+  wireLink();
   // rp2040js keeps the watchdog only in its peripheral map (0x40058000)
   const watchdog = mcu.peripherals[0x40058];
   watchdog.onWatchdogTrigger = () => {
@@ -873,8 +807,8 @@ function status() {
       last_frame: oled.lastFrame, pixels: Buffer.from(oled.pixels()).toString('base64') },
     buzzer: state.buzzer, tones: state.tones, buttons: state.buttons, flash: state.flash,
     cut: { armed: cuts.armed, erases: cuts.erases, programs: cuts.programs, last: cuts.last },
-    last_press: state.lastPress, bridge: { ready: bridge.ready, baud: bridge.baud, open: bridge.conns.size,
-      waiting: bridge.waiting.length, ...bridge.stats, recent: bridge.recent,
+    last_press: state.lastPress, link: { up: link.up, addr: link.addr, baud: link.baud, open: link.open,
+      to_chip_queued: link.outBytes, ...link.stats, recent: link.recent,
       uart_rx_bytes: mcu.uart[0].rxBytes, uart_irqs: mcu.uart[0].raised, uart_rx_timeouts: mcu.uart[0].rxTimeouts }, busy_ms: Math.round(state.busyCycles * NS_PER_CYCLE / 1e3) / 1e3,
     loop: { feeds: monitor.feeds, passes: monitor.passes, stretches: monitor.stretches }, heap: monitor.heap, heap_low: monitor.heapLow,
     console: state.console.slice(-4000),
@@ -934,7 +868,7 @@ const server = http.createServer(async (req, res) => {
 });
 server.listen(opts.port, '127.0.0.1', () => {
   console.log(`pico-sim: listening on ${server.address().port}`);
-  if (opts.http !== undefined) startPhones();
+  
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { saveFlash(); process.exit(0); });
 process.on('exit', () => { if (flashDirty) saveFlash(); });

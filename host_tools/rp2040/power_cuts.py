@@ -4,7 +4,7 @@
 
 Two setups, each a base flash made once and copied for every cut, so that each cut starts from the
 same state: "join", Token Tide chosen on the box (its join screen, nobody joined yet), where the
-three phones' joins through the socket bridge are the actions; and "play", three phones joined
+three phones' joins over the PPP link are the actions; and "play", three phones joined
 and the game started from the box's buttons (the tide card), where the actions are the three
 phones' allocations, locked in (POST /api/move {"move": "allocate", "args": {"allocation": [...],
 "ready": true}}). A run without a cut counts the erases and programs each setup's actions make.

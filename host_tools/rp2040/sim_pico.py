@@ -9,9 +9,11 @@ with the flash laid out as `make deploy` leaves it: the bundle (bundle.py: main.
 settings.json, the page) and the SSD1306 driver that deploy installs with mip (lib/ssd1306.mpy,
 compiled here from the source tree's micropython-lib), on the littlefs at 0x12C000. One difference:
 the radio (sim_board.py, installed as board.mpy, with the bundle's board.mpy beside it as
-pico_w.mpy): rp2040js has no Wi-Fi chip, so phones reach the box through a socket bridge over the
-chip's UART0 instead (uart_sockets.py, installed as the chip's socket module; pico_sim.mjs holds the
-phones' TCP connections on http://127.0.0.1:HTTP_PORT/). pico_sim.mjs models the rest (the SSD1306
+pico_w.mpy): rp2040js has no Wi-Fi chip, so the firmware's own network.PPP brings up a PPP link
+over the chip's UART0 instead, and the firmware's own lwIP carries the phones' TCP. The host end of
+that link is phones_ppp (phones_ppp/, built here from the same tree's lwIP): a PPP server and a
+relay that takes the phones' connections on http://127.0.0.1:HTTP_PORT/ and opens each again to
+the chip over PPP with lwIP's TCP. pico_sim.mjs models the rest (the SSD1306
 on I2C0, the buttons with bounce, the buzzer's PWM, the watchdog, flash erase and program) and
 serves the box's panel and buttons on http://127.0.0.1:PORT/.
 
@@ -19,8 +21,9 @@ The flash image is build/sim-pico/flash.bin: saves stay in it across resets and 
 the firmware or the bundle changes (then it starts afresh, as a board does after a new deploy and
 a wiped filesystem) or --fresh is given.
 
-With --src (MICROPYTHON_SRC), the stock firmware is (re)built first and the driver's source copied
-next to it (OUT/stock-RPI_PICO_W/mip/ssd1306.py); without, both must be there from a run with it.
+With --src (MICROPYTHON_SRC), the stock firmware is (re)built first, the driver's source copied
+next to it (OUT/stock-RPI_PICO_W/mip/ssd1306.py) and phones_ppp built beside them; without, all
+three must be there from a run with it.
 """
 
 import argparse
@@ -28,6 +31,7 @@ import hashlib
 import http.client
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,15 +61,41 @@ def stock_dir(firmware_dir):
     return Path(firmware_dir).resolve() / ("stock-" + BOARD)
 
 
+def phones_ppp(firmware_dir):
+    return stock_dir(firmware_dir) / "phones_ppp"
+
+
 def parts(firmware_dir):
-    """The stock firmware and the driver's source, or a SimError saying what is missing."""
+    """The stock firmware, the driver's source and phones_ppp, or a SimError saying what is missing."""
     d = stock_dir(firmware_dir)
-    fw, driver = d / "firmware.bin", d / "mip" / "ssd1306.py"
-    missing = [str(p) for p in (fw, driver) if not p.exists()]
+    fw, driver, link = d / "firmware.bin", d / "mip" / "ssd1306.py", phones_ppp(firmware_dir)
+    missing = [str(p) for p in (fw, driver, link) if not p.exists()]
     if missing:
         raise SimError("no %s: build it with `make sim-pico MICROPYTHON_SRC=<a MicroPython tree>` "
                        "(boards/README.md)" % " and no ".join(missing))
     return fw, driver
+
+
+def lwip_sources(lwip):
+    """lwIP's core, IPv4 and PPP sources, as its own src/Filelists.mk lists them."""
+    text = (lwip / "src" / "Filelists.mk").read_text().replace("\\\n", " ")
+    lists = {m.group(1): m.group(2).split() for m in re.finditer(r"^(\w+)\s*=(.*)$", text, re.M)}
+    return [f.replace("$(LWIPDIR)", str(lwip / "src")) for name in ("COREFILES", "CORE4FILES", "PPPFILES")
+            for f in lists[name]]
+
+
+def build_phones_ppp(src, firmware_dir):
+    """phones_ppp (the host end of the chip's PPP link) from phones_ppp/ and the tree's lib/lwip."""
+    lwip = Path(src).resolve() / "lib" / "lwip"
+    if not (lwip / "src" / "Filelists.mk").exists():
+        raise SimError("%s has no lib/lwip (git submodule update --init lib/lwip)" % src)
+    out = phones_ppp(firmware_dir)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cmd = ["cc", "-O2", "-w", "-I", str(HERE / "phones_ppp"), "-I", str(lwip / "src" / "include"),
+           "-I", str(lwip / "contrib" / "ports" / "unix" / "port" / "include"),
+           str(HERE / "phones_ppp" / "phones_ppp.c"), *lwip_sources(lwip), "-o", str(out)]
+    print("+ cc ... -o %s (phones_ppp and lwIP's core, IPv4 and PPP)" % out, flush=True)
+    subprocess.run(cmd, check=True)
 
 
 def build_parts(src, firmware_dir):
@@ -80,12 +110,12 @@ def build_parts(src, firmware_dir):
     dest = stock_dir(firmware_dir) / "mip" / "ssd1306.py"
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(driver, dest)
+    build_phones_ppp(src, firmware_dir)
 
 
 def stage(work, driver, settings_file=None):
     """The littlefs tree: the bundle as deploy writes it, the mip-installed driver, and the radio's
-    difference (sim_board.py as board.mpy, the bundle's board.mpy as pico_w.mpy, the socket bridge
-    uart_sockets.mpy)."""
+    difference (sim_board.py as board.mpy, the bundle's board.mpy as pico_w.mpy)."""
     made = work / "bundle"
     bundle.build_bundle(made, "pico_w", settings_file)
     tree = work / "tree"
@@ -94,7 +124,6 @@ def stage(work, driver, settings_file=None):
     shutil.copytree(made, tree)
     (tree / "board.mpy").rename(tree / "pico_w.mpy")
     build.compile_file(HERE / "sim_board.py", tree / "board.mpy", "board.py")
-    build.compile_file(HERE / "uart_sockets.py", tree / "uart_sockets.mpy", "uart_sockets.py")
     (tree / "lib").mkdir(exist_ok=True)
     build.compile_file(driver, tree / "lib" / "ssd1306.mpy", "ssd1306.py")
     return tree
@@ -137,27 +166,29 @@ def node_modules():
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=HERE, check=True)
 
 
-def command(flash, port, echo=False, http_port=None):
+def command(flash, port, echo=False, http_port=None, firmware_dir=None):
     cmd = ["node", str(HERE / "pico_sim.mjs"), "--flash", str(flash), "--port", str(port)]
     if http_port is not None:
-        cmd += ["--http", str(http_port)]
+        cmd += ["--http", str(http_port), "--ppp", str(phones_ppp(firmware_dir))]
     return cmd + (["--echo"] if echo else [])
 
 
 class Emulator:
     """A running pico_sim.mjs on a free port (what the smoke test and bench_pico.py drive), and
-    the phones' port (`http_port`, also free) where its socket bridge takes their connections."""
+    the phones' port (`http_port`, also free) where phones_ppp takes their connections."""
 
-    def __init__(self, flash, log):
+    def __init__(self, flash, log, firmware_dir=build.ROOT / "build" / "firmware"):
         self.log = open(log, "w+b")  # noqa: SIM115
-        self.proc = subprocess.Popen(command(flash, 0, http_port=0), stdout=subprocess.PIPE, stderr=self.log)
-        line = self.proc.stdout.readline().decode()
-        phones = self.proc.stdout.readline().decode()
-        if not line.startswith("pico-sim: listening on ") or not phones.startswith("pico-sim: phones on "):
+        self.proc = subprocess.Popen(command(flash, 0, http_port=0, firmware_dir=firmware_dir),
+                                     stdout=subprocess.PIPE, stderr=self.log)
+        lines = [self.proc.stdout.readline().decode() for _ in range(2)]  # in either order
+        ports = {line.split()[1]: int(line.split()[-1]) for line in lines
+                 if line.startswith(("pico-sim: listening on ", "pico-sim: phones on "))}
+        if set(ports) != {"listening", "phones"}:
             self.stop()
-            raise SimError("the emulator did not start (%r, %r); see %s" % (line, phones, log))
-        self.port = int(line.split()[-1])
-        self.http_port = int(phones.split()[-1])
+            raise SimError("the emulator did not start (%r); see %s" % (lines, log))
+        self.port = ports["listening"]
+        self.http_port = ports["phones"]
 
     def _call(self, path, body=None):
         data = None if body is None else json.dumps(body).encode()
@@ -173,8 +204,8 @@ class Emulator:
         return self._call("/press", {"button": button, "ms": ms})
 
     def phone(self, method, path, body=None, token=None, timeout=60):
-        """A phone's request through the socket bridge: (status, the answer's JSON or bytes, the
-        phone's TCP port, by which status()["bridge"]["recent"] times the connection in chip time)."""
+        """A phone's request over the PPP link: (status, the answer's JSON or bytes, the phone's TCP
+        port, by which status()["link"]["recent"] times the connection in chip time)."""
         conn = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=timeout)
         try:
             headers = {"Connection": "close"}
@@ -195,12 +226,16 @@ class Emulator:
             conn.close()
 
     def connection(self, port):
-        """The bridge's record of a phone's connection (chip-time ms: accepted_ms, opened_ms, answer_ms,
-        closed_ms; bytes_in, bytes_out), or None."""
-        for c in reversed(self.status()["bridge"]["recent"]):
-            if c["port"] == port:
-                return c
-        return None
+        """phones_ppp's record of a phone's connection once it has ended (chip-time ms: accepted_ms,
+        opened_ms, data_ms, answer_ms, closed_ms; bytes_in, bytes_out; end), or None."""
+        deadline = time.monotonic() + 10  # the record comes once phones_ppp has closed its end too
+        while True:
+            for c in reversed(self.status()["link"]["recent"]):
+                if c["port"] == port:
+                    return c
+            if time.monotonic() > deadline:
+                return None
+            time.sleep(0.1)
 
     def alive(self):
         return self.proc.poll() is None
@@ -244,7 +279,7 @@ def main(argv=None):
     parser.add_argument("--src", default=os.environ.get("MICROPYTHON_SRC") or None)
     parser.add_argument("--firmware-dir", default=str(build.ROOT / "build" / "firmware"))
     parser.add_argument("--port", type=int, default=8090)
-    parser.add_argument("--http-port", type=int, default=8091, help="where phones connect (the bridge)")
+    parser.add_argument("--http-port", type=int, default=8091, help="where phones connect (phones_ppp)")
     parser.add_argument("--settings", default=os.environ.get("TIDEBOX_SETTINGS") or None)
     parser.add_argument("--fresh", action="store_true", help="start from an empty /data (no saves)")
     parser.add_argument("--echo", action="store_true", help="print the USB console")
@@ -263,7 +298,7 @@ def main(argv=None):
     print("sim-pico: the box on an emulated Pico W at http://127.0.0.1:%d/, phones join at "
           "http://127.0.0.1:%d/ (Ctrl-C stops it)" % (args.port, args.http_port))
     try:
-        return subprocess.run(command(flash, args.port, args.echo, args.http_port)).returncode
+        return subprocess.run(command(flash, args.port, args.echo, args.http_port, args.firmware_dir)).returncode
     except KeyboardInterrupt:
         return 0
 
