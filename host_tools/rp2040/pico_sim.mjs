@@ -225,6 +225,33 @@ const pressQueue = [];
 function nowNs() { return sim ? sim.clock.nanos : 0; }
 function later(ns, fn) { sim.clock.createAlarm(fn).schedule(ns); }
 
+// The emulator's run loop: rp2040js's own (Simulator.execute) with shorter slices, each followed by
+// setImmediate instead of setTimeout(0), and a slice ended as soon as the chip has sent bytes on its
+// link. Between slices Node takes the host's events (the phones' bytes from phones_ppp, the bench's
+// requests); rp2040js's slices of a million cycles (8 ms of the chip's time) and setTimeout's 1 ms
+// made every round trip on the link cost the chip up to 8 ms that a radio link would not.
+const SLICE_CYCLES = 200000; // 1.6 ms of the chip's time
+function runLoop(simulator) {
+  simulator.execute = function execute() {
+    const { rp2040, clock } = this;
+    this.executeTimer = null;
+    this.stopped = false;
+    link.yieldNow = false;
+    for (let i = 0; i < SLICE_CYCLES && !this.stopped && !link.yieldNow; i++) {
+      if (rp2040.core.waiting) {
+        const { nanosToNextAlarm } = clock;
+        clock.tick(nanosToNextAlarm);
+        i += nanosToNextAlarm / NS_PER_CYCLE;
+      } else clock.tick(rp2040.core.executeInstruction() * NS_PER_CYCLE);
+    }
+    if (!this.stopped) this.executeTimer = setImmediate(() => this.execute());
+  };
+  simulator.stop = function stop() {
+    this.stopped = true;
+    if (this.executeTimer != null) { clearImmediate(this.executeTimer); this.executeTimer = null; }
+  };
+}
+
 function hookCore() {
   const core = mcu.core;
   const execute = core.executeInstruction.bind(core);
@@ -462,7 +489,7 @@ const LINK_TICK_MS = 1; // how often phones_ppp hears the chip's time when the c
 const LINK_RECENT = 64;
 const link = {
   proc: null, port: null, up: false, addr: null, baud: 0, out: [], outAt: 0, outBytes: 0, feeding: false,
-  alarm: null, tick: null, tx: [], txFlush: false, open: 0,
+  alarm: null, tick: null, tx: [], txFlush: false, yieldNow: false, open: 0,
   stats: { fifo_full: 0, connections: 0, to_chip: 0, from_chip: 0, ups: 0, downs: 0 },
   recent: [], // the last LINK_RECENT connections, their times in emulated ms (see chipMs)
 };
@@ -500,7 +527,7 @@ function wireLink() {
     if (!link.proc) return;
     link.stats.from_chip++;
     link.tx.push(b);
-    if (!link.txFlush) { link.txFlush = true; setImmediate(linkFlushTx); }
+    if (!link.txFlush) { link.txFlush = true; link.yieldNow = true; setImmediate(linkFlushTx); }
   };
   if (opts.http !== undefined) startLink();
 }
@@ -790,6 +817,7 @@ function boot(reason) {
     setImmediate(() => { rebooting = false; boot('watchdog reset'); });
   };
   mcu.core.PC = 0x10000000;
+  runLoop(sim);
   sim.execute();
 }
 
