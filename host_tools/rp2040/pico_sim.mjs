@@ -22,31 +22,23 @@
 // - the watchdog: when it fires (not fed, or machine.reset()), the chip is reset: a new rp2040js
 //   instance boots from the same flash.
 // - USB: the REPL's output is kept (and printed with --echo); POST /console types into it.
-// - the phones (--http PORT): rp2040js has no CYW43439, so a socket bridge over UART0 (GP0 TX,
-//   GP1 RX on the chip) stands in for the radio and lwIP. Phones (a browser, curl) connect to
-//   127.0.0.1:PORT; each TCP connection gets an id, and its bytes go to the chip in frames that
-//   uart_sockets.py (the chip's socket module on this board, installed by sim_board.py) turns
-//   back into sockets for the box's web server:
-//     0xA5, kind, id, length (16 bits, big-endian), then `length` bytes of payload (DATA, HELLO)
-//     HELLO (0, chip -> host): the bridge is up (every boot and soft reset); payload: the window
-//           (2 bytes). Every connection the host had is dropped; the chip knows none of them.
-//     OPEN  (1, host -> chip): a new connection `id` (1-255); the length field is the phone's port.
-//     DATA  (2, both ways): bytes of `id`; to the chip only within the window (the bytes the chip
-//           has acknowledged plus its window), so its buffers never overflow.
-//     CLOSE (3): host -> chip: the phone sent its FIN or went away; chip -> host: the box closed the
-//           socket, the host ends the TCP connection once its bytes are written. An id is free
-//           once the chip has sent its CLOSE (the chip forgets it then).
-//     ACK   (4, chip -> host): the box has read `length` bytes of `id` (no payload).
-//   The host feeds the chip's RX one byte per 10 bit times at the baud rate the firmware set (8N1),
-//   in emulated time, and only while the 32-byte RX FIFO has room: no byte is dropped. The UART's
-//   receive interrupts are the PL011's, not rp2040js's one per byte: rp2040js's RPUART is patched
-//   (PL011RX below, a small subclass each UART instance is switched to) with the RX FIFO's trigger
-//   level from UARTIFLS and the receive timeout after 32 idle bit periods. The chip's
-//   bytes arrive as it writes them (TX takes no line time: rp2040js's TX FIFO never fills). At
-//   most 5 connections are open at once (lwIP's TCP limit on the Pico W); later ones wait, in the
-//   order they came, unread. A phone's socket is not read while more than BRIDGE_HIGH bytes of it
-//   wait for the chip. Left out: lwIP's and the radio's CPU time and buffers, the CYW43's SPI
-//   traffic, UDP (so no captive DNS), Wi-Fi itself.
+// - the phones (--http PORT --ppp PHONES_PPP): rp2040js has no CYW43439, so the board module
+//   (sim_board.py) brings up the firmware's own network.PPP on UART0 (GP0 TX, GP1 RX) instead of
+//   the hotspot, and the firmware's own lwIP carries the phones' TCP. The other end of that serial
+//   line is phones_ppp (phones_ppp/phones_ppp.c: lwIP's unix build, a PPP server that gives the chip
+//   its address, and a relay that opens each phone's connection to 127.0.0.1:PORT again to the
+//   chip's port 80 with lwIP's TCP), started here afresh at every boot of the chip. The chip's TX
+//   bytes go to its stdin (with the chip's time; a tick every LINK_TICK_MS besides, so lwIP's timers
+//   there run on the chip's clock), its stdout's bytes are fed to the chip's RX one per 10 bit times
+//   at the baud rate the firmware set (8N1), in emulated time, and only while the 32-byte RX FIFO
+//   has room: no byte is dropped. The UART's receive interrupts are the PL011's, not rp2040js's one
+//   per byte: rp2040js's RPUART is patched (PL011RX below, a small subclass each UART instance is
+//   switched to) with the RX FIFO's trigger level from UARTIFLS and the receive timeout after 32
+//   idle bit periods. The chip's bytes leave as it writes them (TX takes no line time: rp2040js's
+//   TX FIFO never fills). phones_ppp's record of each connection (its times in the chip's ms) is
+//   kept for /status. Left out: the radio's CPU time (the CYW43's SPI traffic and its driver), Wi-Fi
+//   itself, and the radio's PendSV-level delivery of packets (network.PPP reads the UART in a
+//   scheduled callback instead).
 //
 // HTTP on 127.0.0.1:PORT (0: any free port, printed as "pico-sim: listening on PORT"):
 //   GET  /            the page (pico_sim.html)
@@ -66,9 +58,10 @@
 //                     with PICO_SIM_ALLOC_PCS="<gc_alloc>,<wrapper>,..." (entry addresses) also
 //                     "allocs": {"<return address>|<the last two wrappers' return addresses>": calls of gc_alloc}
 //
-//   node pico_sim.mjs --flash FLASH [--port 8090] [--http 8091] [--echo] [--seed N]
+//   node pico_sim.mjs --flash FLASH [--port 8090] [--http 8091 --ppp PHONES_PPP] [--echo] [--seed N]
 // (--http: where phones connect, 127.0.0.1 only; 0: any free port; printed as "pico-sim: phones on
-// PORT" after the "listening" line. Without it, no bridge.)
+// PORT", before or after the "listening" line. Without it, no phones_ppp: the chip's PPP link
+// stays down.)
 import fs from 'fs';
 import http from 'http';
 import { spawn } from 'child_process';
@@ -611,7 +604,7 @@ function monitorFrameByte() { monitor.feedFrame = monitor.passFrame = monitor.ru
 // - the core's busy stretches: from the first instruction after a sleep (WFE/WFI: asyncio waiting
 //   for its next task) to the last before the next one, flash stalls included. The longest ones
 //   (5 ms and more) are kept with what fell within them (a flash operation, a frame's bytes, a
-//   phone's connection open on the bridge): a pass of the reader loop that does more than look
+//   phone's connection open on the link): a pass of the reader loop that does more than look
 //   at the buttons (a press's frame, a save, a Pearl Reach rival's move) is one of them.
 const STRETCH_MIN_MS = 5, STRETCHES = 200;
 function stretchEnded(start, end) {

@@ -298,7 +298,8 @@ def main(argv=None):
     print("sim-pico: the box on an emulated Pico W at http://127.0.0.1:%d/, phones join at "
           "http://127.0.0.1:%d/ (Ctrl-C stops it)" % (args.port, args.http_port))
     try:
-        return subprocess.run(command(flash, args.port, args.echo, args.http_port, args.firmware_dir)).returncode
+        cmd = command(flash, args.port, args.echo, args.http_port, args.firmware_dir)
+        return subprocess.run(cmd).returncode
     except KeyboardInterrupt:
         return 0
 
