@@ -100,7 +100,7 @@ def test_the_emulated_chip_boots_to_the_game_menu_a_press_draws_a_frame_and_a_ph
     assert after != menu, "pressing A on the host's game menu drew nothing new"
 
     flash = sim_pico.prepare(tmp_path / "pico", FIRMWARE_DIR, fresh=True)
-    chip = sim_pico.Emulator(flash, tmp_path / "pico-sim.log")
+    chip = sim_pico.Emulator(flash, tmp_path / "pico-sim.log", FIRMWARE_DIR)
     try:
         booted = wait_panel(chip, menu, BOOT_TIMEOUT)
         panel = booted["panel"]

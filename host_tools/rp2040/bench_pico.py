@@ -248,7 +248,7 @@ def pearl_reach(flash_out, firmware_dir, wall_s, rows):
     phone placing on a free cell at its turns; a rival's move is its choice's pass and its move's, the
     core's busy stretch with a save to flash in it and no phone connection open (rival_moves)."""
     flash = sim_pico.prepare(flash_out, firmware_dir, fresh=True)
-    emu = sim_pico.Emulator(flash, flash_out / "pico-sim.log")
+    emu = sim_pico.Emulator(flash, flash_out / "pico-sim.log", firmware_dir)
     try:
         wait(emu, lambda s: "tidebox: pico_w on port" in s["console"], "the box's start")
         settled(emu)
@@ -350,7 +350,7 @@ class PaperCurrentGame:
 def whole_game(flash_out, firmware_dir, game, phones_n, rows):
     """`game` (above) played whole on a fresh chip by `phones_n` phones polling once a chip second."""
     flash = sim_pico.prepare(flash_out, firmware_dir, fresh=True)
-    emu = sim_pico.Emulator(flash, flash_out / "pico-sim.log")
+    emu = sim_pico.Emulator(flash, flash_out / "pico-sim.log", firmware_dir)
     try:
         wait(emu, lambda s: "tidebox: pico_w on port" in s["console"], "the box's start")
         settled(emu)
@@ -417,12 +417,21 @@ def flow_modules():
     return phone_flow
 
 
+class Base:
+    """The browser section's base flash (a fresh filesystem) and the firmware it was made from."""
+
+    def __init__(self, flash, firmware_dir):
+        self.flash, self.firmware_dir = flash, firmware_dir
+
+
 def fresh_box(work, base, log_name):
-    """A new emulator on a copy of the base flash (a fresh filesystem), booted to the game menu."""
+    """A new emulator on a copy of the base flash (a fresh filesystem), booted to the game menu; its
+    time kept to the wall's, since the browsers' pages poll by their own clock (a second between
+    polls)."""
     work.mkdir(parents=True, exist_ok=True)
     flash = work / ("%s.bin" % log_name)
-    shutil.copyfile(base, flash)
-    emu = sim_pico.Emulator(flash, work / ("%s.log" % log_name))
+    shutil.copyfile(base.flash, flash)
+    emu = sim_pico.Emulator(flash, work / ("%s.log" % log_name), base.firmware_dir, realtime=True)
     try:
         wait(emu, lambda s: "tidebox: pico_w on port" in s["console"], "the box's start", timeout=600)
         settled(emu, timeout=300)
@@ -776,7 +785,7 @@ def browser_section(firmware_dir, rows):
     """The --browser section: Token Tide's short crossing on Chromium phones, then a turn or round of
     each other game by the API, each on a fresh chip. Returns the checks made."""
     work = OUT / "browser"
-    base = sim_pico.prepare(work / "base", firmware_dir, fresh=True)
+    base = Base(sim_pico.prepare(work / "base", firmware_dir, fresh=True), firmware_dir)
     checks = []
     t0 = time.monotonic()
     speed = token_tide_crossing(work, base, rows, checks)
@@ -845,7 +854,7 @@ def print_browser(firmware_dir):
 
 def bench(args):
     flash = sim_pico.prepare(OUT, args.firmware_dir, fresh=True)
-    emu = sim_pico.Emulator(flash, OUT / "pico-sim.log")
+    emu = sim_pico.Emulator(flash, OUT / "pico-sim.log", args.firmware_dir)
     rows = []
     try:
         wait(emu, lambda s: "tidebox: pico_w on port" in s["console"], "the box's start")

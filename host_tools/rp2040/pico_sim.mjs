@@ -59,6 +59,10 @@
 //                     "allocs": {"<return address>|<the last two wrappers' return addresses>": calls of gc_alloc}
 //
 //   node pico_sim.mjs --flash FLASH [--port 8090] [--http 8091 --ppp PHONES_PPP] [--echo] [--seed N]
+//                     [--realtime]
+// (--realtime: the chip's time never runs ahead of the wall clock's, as on a board: what make sim-pico
+// and the bench's browser phones use. Without it an idle chip skips ahead to its next timer at once,
+// tens of times faster than real time: the bench's and the tests' phones wait on the chip's clock.)
 // (--http: where phones connect, 127.0.0.1 only; 0: any free port; printed as "pico-sim: phones on
 // PORT", before or after the "listening" line. Without it, no phones_ppp: the chip's PPP link
 // stays down.)
@@ -80,6 +84,7 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (a === '--http') opts.http = Number(process.argv[++i]);
   else if (a === '--ppp') opts.ppp = process.argv[++i];
   else if (a === '--echo') opts.echo = true;
+  else if (a === '--realtime') opts.realtime = true;
   else throw new Error('unknown argument ' + a);
 }
 if (!opts.flash) throw new Error('usage: node pico_sim.mjs --flash FLASH [--port N] [--echo]');
@@ -224,24 +229,45 @@ function later(ns, fn) { sim.clock.createAlarm(fn).schedule(ns); }
 // requests); rp2040js's slices of a million cycles (8 ms of the chip's time) and setTimeout's 1 ms
 // made every round trip on the link cost the chip up to 8 ms that a radio link would not.
 const SLICE_CYCLES = 200000; // 1.6 ms of the chip's time
+// --realtime: the chip may be at most as far as the wall clock since boot. When the emulator falls
+// behind (a busy chip runs at a tenth of real time or so) the pace starts again from where the chip
+// is, with at most CATCH_UP_NS of credit, rather than rushing the idle chip through the lost time.
+const CATCH_UP_NS = 20e6;
+const pace = { chip0: 0, wall0: 0n };
+function paceFrom(nanos) { pace.chip0 = nanos; pace.wall0 = process.hrtime.bigint(); }
+function paceLimit(nanos) {
+  const wall = Number(process.hrtime.bigint() - pace.wall0);
+  if (pace.chip0 + wall - nanos > CATCH_UP_NS) pace.chip0 = nanos + CATCH_UP_NS - wall;
+  return pace.chip0 + wall;
+}
 function runLoop(simulator) {
+  paceFrom(simulator.clock.nanos);
   simulator.execute = function execute() {
     const { rp2040, clock } = this;
     this.executeTimer = null;
     this.stopped = false;
     link.yieldNow = false;
-    for (let i = 0; i < SLICE_CYCLES && !this.stopped && !link.yieldNow; i++) {
+    const limit = opts.realtime ? paceLimit(clock.nanos) : Infinity;
+    for (let i = 0; i < SLICE_CYCLES && !this.stopped && !link.yieldNow && clock.nanos < limit; i++) {
       if (rp2040.core.waiting) {
-        const { nanosToNextAlarm } = clock;
-        clock.tick(nanosToNextAlarm);
-        i += nanosToNextAlarm / NS_PER_CYCLE;
+        const step = Math.min(clock.nanosToNextAlarm, limit - clock.nanos);
+        clock.tick(step);
+        i += step / NS_PER_CYCLE;
       } else clock.tick(rp2040.core.executeInstruction() * NS_PER_CYCLE);
     }
-    if (!this.stopped) this.executeTimer = setImmediate(() => this.execute());
+    if (this.stopped) return;
+    if (clock.nanos >= limit) {
+      // ahead of the wall: wait until it catches up (the host's events, phones and presses, go on)
+      this.executeTimer = setTimeout(() => this.execute(), 1);
+    } else this.executeTimer = setImmediate(() => this.execute());
   };
   simulator.stop = function stop() {
     this.stopped = true;
-    if (this.executeTimer != null) { clearImmediate(this.executeTimer); this.executeTimer = null; }
+    if (this.executeTimer != null) {
+      clearImmediate(this.executeTimer); // one or the other: each ignores the other's kind
+      clearTimeout(this.executeTimer);
+      this.executeTimer = null;
+    }
   };
 }
 

@@ -94,8 +94,8 @@ def past_splash(emu, condition, what):
     return settled(emu)
 
 
-def boot(flash, log):
-    emu = sim_pico.Emulator(flash, log)
+def boot(flash, log, firmware_dir):
+    emu = sim_pico.Emulator(flash, log, firmware_dir)
     try:
         return emu, past_splash(emu, lambda s: STARTED in s["console"], "the box's start")
     except BaseException:
@@ -146,9 +146,10 @@ def call(emu, method, path, body=None, token=None):
 class Setup:
     """One setup's base flash, the phones' tokens in it, its actions and what a run without a cut saw."""
 
-    def __init__(self, name, base, tokens, resume_at_boot):
+    def __init__(self, name, base, firmware_dir, tokens, resume_at_boot):
         self.name = name
         self.base = base
+        self.firmware_dir = firmware_dir
         self.tokens = list(tokens)  # the seats joined in the base
         self.resume_at_boot = resume_at_boot
         self.ops = None  # {"erase": n, "program": n} the actions make, from the run without a cut
@@ -169,7 +170,7 @@ class Setup:
 def make_bases(firmware_dir):
     """The join base (Token Tide chosen, nobody joined) and the play base (three joined, started)."""
     first = sim_pico.prepare(OUT, firmware_dir, fresh=True)
-    emu, _ = boot(first, OUT / "base.log")  # the first boot saves the hotspot's password
+    emu, _ = boot(first, OUT / "base.log", firmware_dir)  # the first boot saves the hotspot's password
     try:
         press(emu, "C")  # the game menu starts on Token Tide: its join screen (saved)
         time.sleep(1)
@@ -177,7 +178,7 @@ def make_bases(firmware_dir):
         halt(emu)
     join_base = OUT / "base-join.bin"
     shutil.copyfile(first, join_base)
-    emu, s = boot(first, OUT / "base-play.log")
+    emu, s = boot(first, OUT / "base-play.log", firmware_dir)
     tokens = []
     try:
         for name in NAMES:
@@ -195,13 +196,14 @@ def make_bases(firmware_dir):
         halt(emu)
     play_base = OUT / "base-play.bin"
     shutil.copyfile(first, play_base)
-    return Setup("join", join_base, [], False), Setup("play", play_base, tokens, True)
+    return (Setup("join", join_base, firmware_dir, [], False),
+            Setup("play", play_base, firmware_dir, tokens, True))
 
 
 def start(setup, flash, log):
     """The base booted; in play, the resume offer taken. Returns (emulator, resume screen's status)."""
     shutil.copyfile(setup.base, flash)
-    emu, s = boot(flash, log)
+    emu, s = boot(flash, log, setup.firmware_dir)
     offer = None
     try:
         if setup.resume_at_boot:

@@ -166,20 +166,23 @@ def node_modules():
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=HERE, check=True)
 
 
-def command(flash, port, echo=False, http_port=None, firmware_dir=None):
+def command(flash, port, echo=False, http_port=None, firmware_dir=None, realtime=False):
+    """realtime: the chip's time kept to the wall's, as a person at the box or a browser's phone
+    needs; without it the idle chip skips ahead, for phones that wait on the chip's own clock."""
     cmd = ["node", str(HERE / "pico_sim.mjs"), "--flash", str(flash), "--port", str(port)]
     if http_port is not None:
         cmd += ["--http", str(http_port), "--ppp", str(phones_ppp(firmware_dir))]
-    return cmd + (["--echo"] if echo else [])
+    return cmd + (["--echo"] if echo else []) + (["--realtime"] if realtime else [])
 
 
 class Emulator:
     """A running pico_sim.mjs on a free port (what the smoke test and bench_pico.py drive), and
     the phones' port (`http_port`, also free) where phones_ppp takes their connections."""
 
-    def __init__(self, flash, log, firmware_dir=build.ROOT / "build" / "firmware"):
+    def __init__(self, flash, log, firmware_dir, realtime=False):
         self.log = open(log, "w+b")  # noqa: SIM115
-        self.proc = subprocess.Popen(command(flash, 0, http_port=0, firmware_dir=firmware_dir),
+        self.proc = subprocess.Popen(command(flash, 0, http_port=0, firmware_dir=firmware_dir,
+                                             realtime=realtime),
                                      stdout=subprocess.PIPE, stderr=self.log)
         lines = [self.proc.stdout.readline().decode() for _ in range(2)]  # in either order
         ports = {line.split()[1]: int(line.split()[-1]) for line in lines
@@ -298,7 +301,7 @@ def main(argv=None):
     print("sim-pico: the box on an emulated Pico W at http://127.0.0.1:%d/, phones join at "
           "http://127.0.0.1:%d/ (Ctrl-C stops it)" % (args.port, args.http_port))
     try:
-        cmd = command(flash, args.port, args.echo, args.http_port, args.firmware_dir)
+        cmd = command(flash, args.port, args.echo, args.http_port, args.firmware_dir, realtime=True)
         return subprocess.run(cmd).returncode
     except KeyboardInterrupt:
         return 0
