@@ -93,9 +93,10 @@ def build_phones_ppp(src, firmware_dir):
     out.parent.mkdir(parents=True, exist_ok=True)
     cmd = ["cc", "-O2", "-w", "-I", str(HERE / "phones_ppp"), "-I", str(lwip / "src" / "include"),
            "-I", str(lwip / "contrib" / "ports" / "unix" / "port" / "include"),
-           str(HERE / "phones_ppp" / "phones_ppp.c"), *lwip_sources(lwip), "-o", str(out)]
+           str(HERE / "phones_ppp" / "phones_ppp.c"), *lwip_sources(lwip), "-o", str(out) + ".new"]
     print("+ cc ... -o %s (phones_ppp and lwIP's core, IPv4 and PPP)" % out, flush=True)
     subprocess.run(cmd, check=True)
+    os.replace(str(out) + ".new", out)  # an emulator running meanwhile keeps the one it started
 
 
 def build_parts(src, firmware_dir):

@@ -33,6 +33,9 @@
 #define TCP_SND_BUF (32 * TCP_MSS)
 #define TCP_SND_QUEUELEN 256
 #define LWIP_WND_SCALE 0
+/* The phones' TCP: a phone (Linux, Android, iOS) sends a SYN again after 1 s (RFC 6298), not after
+ * lwIP's 3 s, when the chip's five connections are all taken and it drops one. */
+#define LWIP_TCP_RTO_TIME 1000
 
 /* PPP over a serial line, as the server: no authentication, the addresses from this end. */
 #define PPP_SUPPORT 1
