@@ -38,7 +38,7 @@ used) and largest free run at their lowest, from the game menu through Token Tid
 with the phones. Then Pearl Reach on a fresh chip (--pearl-reach-s wall seconds): one phone placing
 on a free cell when its turn comes and the setup's default rival (sharp, 2 s a move); a rival's
 move is two passes of the reader loop, its choice's and then its move's (a busy stretch with a save
-to flash and no phone connection open: its moves, the save and the redraw), timed together and the
+to flash and no bytes on the phones' link: its moves, the save and the redraw), timed together and the
 longer alone; with the loop's windows and the heap there.
 Then whole games of The Quiet Dividend and Paper Current, each on a fresh chip with eight phones
 polling once a chip second (--no-whole-games leaves them out): the heap's low-water and smallest
@@ -229,7 +229,7 @@ def heap_row(status, what):
 
 def rival_moves(runs):
     """(choice ms, move ms) of each rival move among the core's busy stretches: the move is a stretch
-    with a save to flash and no phone connection open; its choice the pass before it (tidebox's Pearl
+    with a save to flash and no bytes on the phones' link; its choice the pass before it (tidebox's Pearl
     Reach flow chooses at one pass of the reader loop and moves at the next, 20 ms on), a stretch
     with neither that ended at most 40 ms before the move began (0 when none was long enough to be
     kept: STRETCH_MIN_MS in pico_sim.mjs)."""
@@ -249,7 +249,7 @@ def rival_moves(runs):
 def pearl_reach(flash_out, firmware_dir, wall_s, rows):
     """Pearl Reach on a fresh chip: one phone and the setup's default rival (sharp, 2 s a move), the
     phone placing on a free cell at its turns; a rival's move is its choice's pass and its move's, the
-    core's busy stretch with a save to flash in it and no phone connection open (rival_moves)."""
+    core's busy stretch with a save to flash in it and no bytes on the phones' link (rival_moves)."""
     flash = sim_pico.prepare(flash_out, firmware_dir, fresh=True)
     emu = sim_pico.Emulator(flash, flash_out / "pico-sim.log", firmware_dir, realtime=True)
     try:

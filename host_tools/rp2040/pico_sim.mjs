@@ -545,6 +545,7 @@ function wireLink() {
   uart.onByte = (b) => {
     if (!link.proc) return;
     link.stats.from_chip++;
+    monitor.runPhones = true;
     link.tx.push(b);
     if (!link.txFlush) { link.txFlush = true; link.yieldNow = true; setImmediate(linkFlushTx); }
   };
@@ -586,7 +587,6 @@ function linkLine(line, proc) {
     const n = Number(m[1]);
     if (n > link.open) link.stats.connections++;
     link.open = n;
-    if (n > 0) monitor.runPhones = true;
   } else if ((m = /^phones-ppp: phones on (\d+)/.exec(line))) {
     if (link.port === null) console.log(`pico-sim: phones on ${m[1]}`);
     link.port = Number(m[1]);
@@ -629,18 +629,18 @@ function monitorFlash() { monitor.feedFlash = monitor.passFlash = monitor.runFla
 function monitorFrameByte() { monitor.feedFrame = monitor.passFrame = monitor.runFrame = true; }
 // - the core's busy stretches: from the first instruction after a sleep (WFE/WFI: asyncio waiting
 //   for its next task) to the last before the next one, flash stalls included. The longest ones
-//   (5 ms and more) are kept with what fell within them (a flash operation, a frame's bytes, a
-//   phone's connection open on the link): a pass of the reader loop that does more than look
+//   (5 ms and more) are kept with what fell within them (a flash operation, a frame's bytes, bytes
+//   to or from the phones on the link: a connection merely open, waiting, costs the core nothing): a pass of the reader loop that does more than look
 //   at the buttons (a press's frame, a save, a Pearl Reach rival's move) is one of them.
 const STRETCH_MIN_MS = 5, STRETCHES = 200;
 function stretchEnded(start, end) {
   const ms = (end - start) / 1e6;
   if (ms >= STRETCH_MIN_MS) {
     monitor.stretches.push({ at_ms: Math.round((state.emulatedBefore + start) / 1e3) / 1e3, ms: Math.round(ms * 1000) / 1000,
-      flash: monitor.runFlash, frame: monitor.runFrame, phones: monitor.runPhones || link.open > 0 });
+      flash: monitor.runFlash, frame: monitor.runFrame, phones: monitor.runPhones });
     if (monitor.stretches.length > STRETCHES) monitor.stretches.shift();
   }
-  monitor.runFlash = monitor.runFrame = monitor.frameOpen; monitor.runPhones = link.open > 0;
+  monitor.runFlash = monitor.runFrame = monitor.frameOpen; monitor.runPhones = false;
 }
 function wireMonitor() {
   monitor.lastFeed = monitor.lastRead = monitor.lastPass = null; monitor.heapArea = null;
@@ -791,7 +791,7 @@ function linkFeed() {
   if (!uart.rxFIFO.full) {
     const piece = link.out[0];
     uart.feedByte(piece[link.outAt++]);
-    link.outBytes--; link.stats.to_chip++;
+    link.outBytes--; link.stats.to_chip++; monitor.runPhones = true;
     if (link.outAt === piece.length) { link.out.shift(); link.outAt = 0; }
   } else link.stats.fifo_full++;
   link.feeding = true;

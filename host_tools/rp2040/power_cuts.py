@@ -143,6 +143,12 @@ def call(emu, method, path, body=None, token=None):
         return None, repr(e)
 
 
+def link_note(emu):
+    """The phones' link as the emulator saw it, for a failed request's message."""
+    link = emu.status()["link"]
+    return "(the link %s; its last connections: %s)" % ("up" if link["up"] else "down", link["recent"][-2:])
+
+
 class Setup:
     """One setup's base flash, the phones' tokens in it, its actions and what a run without a cut saw."""
 
@@ -245,7 +251,7 @@ def check_state(emu, setup, sent, tokens, hit):
     Returns whether the cut action was kept (None: no action was cut)."""
     code, public = call(emu, "GET", "/api/state")
     if code != 200:
-        raise Failed("the state after the restart: %s %s" % (code, public))
+        raise Failed("the state after the restart: %s %s %s" % (code, public, link_note(emu)))
     names = [seat["name"] for seat in public["seats"]]
     kept = None
     if setup.name == "join":
@@ -318,7 +324,7 @@ def trial(setup, n, kind, skip, fraction, resume_bars, tally):
             raise Failed("the console after the cut: %s\n%s" % (errors, since_cut(after)[-1500:]))
         code, public = call(emu, "GET", "/api/state")
         if code != 200:
-            raise Failed("the state after the restart: %s %s" % (code, public))
+            raise Failed("the state after the restart: %s %s %s" % (code, public, link_note(emu)))
         offered = bars(after) == resume_bars
         should = public["box"] == "play" or len(public["seats"]) > 0
         if offered != should:
@@ -364,8 +370,9 @@ TALLY = ("cuts", "join", "play", "erase", "program", "mid-erase", "mid-program",
          "cut action kept", "cut action lost", "offered", "should offer", "not reached")
 
 
-def run(firmware_dir, cuts, seed):
-    """The bases, the runs without a cut, then `cuts` cuts: (tally, [(cut, why it failed)])."""
+def run(firmware_dir, cuts, seed, only=None):
+    """The bases, the runs without a cut, then `cuts` cuts: (tally, [(cut, why it failed)]); `only`:
+    just that cut of the seed's series, to look at one again."""
     rng = random.Random(seed)
     setups = make_bases(firmware_dir)
     offer = None
@@ -378,6 +385,8 @@ def run(firmware_dir, cuts, seed):
         setup = setups[0] if n % 3 == 2 else setups[1]  # a third of the cuts in joins, the rest in play
         kind = rng.choice([k for k in ("erase", "program") if setup.ops[k]])
         skip, fraction = rng.randrange(setup.ops[kind]), round(rng.random(), 3)
+        if only is not None and n != only:
+            continue
         try:
             trial(setup, n, kind, skip, fraction, resume_bars, tally)
         except sim_pico.SimError as e:
@@ -392,6 +401,7 @@ def main(argv=None):
     parser.add_argument("--firmware-dir", default=str(build.ROOT / "build" / "firmware"))
     parser.add_argument("--cuts", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", type=int, help="only this cut of the series (from 0)")
     args = parser.parse_args(argv)
     try:
         sim_pico.parts(args.firmware_dir)
@@ -400,7 +410,7 @@ def main(argv=None):
         return 1
     sim_pico.node_modules()
     t0 = time.monotonic()
-    tally, failures = run(args.firmware_dir, args.cuts, args.seed)
+    tally, failures = run(args.firmware_dir, max(args.cuts, (args.only or 0) + 1), args.seed, args.only)
     print("| power cuts during phones' saves (join / play) | %d (%d / %d) |"
           % (tally["cuts"], tally["join"], tally["play"]))
     print("| cut in an erase / in a program | %d / %d |" % (tally["erase"], tally["program"]))
