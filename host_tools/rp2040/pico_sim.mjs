@@ -61,8 +61,8 @@
 //   node pico_sim.mjs --flash FLASH [--port 8090] [--http 8091 --ppp PHONES_PPP] [--echo] [--seed N]
 //                     [--realtime]
 // (--realtime: the chip's time never runs ahead of the wall clock's, as on a board: what make sim-pico
-// and the bench's browser phones use. Without it an idle chip skips ahead to its next timer at once,
-// tens of times faster than real time: the bench's and the tests' phones wait on the chip's clock.)
+// and bench_pico.py use. Without it an idle chip skips ahead to its next timer at once, tens of
+// times faster than real time: the tests and the power cuts, whose phones wait on the chip's clock.)
 // (--http: where phones connect, 127.0.0.1 only; 0: any free port; printed as "pico-sim: phones on
 // PORT", before or after the "listening" line. Without it, no phones_ppp: the chip's PPP link
 // stays down.)
@@ -630,8 +630,9 @@ function monitorFrameByte() { monitor.feedFrame = monitor.passFrame = monitor.ru
 // - the core's busy stretches: from the first instruction after a sleep (WFE/WFI: asyncio waiting
 //   for its next task) to the last before the next one, flash stalls included. The longest ones
 //   (5 ms and more) are kept with what fell within them (a flash operation, a frame's bytes, bytes
-//   to or from the phones on the link: a connection merely open, waiting, costs the core nothing): a pass of the reader loop that does more than look
-//   at the buttons (a press's frame, a save, a Pearl Reach rival's move) is one of them.
+//   to or from the phones on the link: a connection merely open, waiting, costs the core nothing):
+//   a pass of the reader loop that does more than look at the buttons (a press's frame, a save, a
+//   Pearl Reach rival's move) is one of them.
 const STRETCH_MIN_MS = 5, STRETCHES = 200;
 function stretchEnded(start, end) {
   const ms = (end - start) / 1e6;

@@ -143,10 +143,14 @@ def call(emu, method, path, body=None, token=None):
         return None, repr(e)
 
 
-def link_note(emu):
-    """The phones' link as the emulator saw it, for a failed request's message."""
-    link = emu.status()["link"]
-    return "(the link %s; its last connections: %s)" % ("up" if link["up"] else "down", link["recent"][-2:])
+def state_after_restart(emu):
+    """The box's public /api/state; a failure says what the phones' link saw of the request."""
+    code, public = call(emu, "GET", "/api/state")
+    if code != 200:
+        link = emu.status()["link"]
+        raise Failed("the state after the restart: %s %s (the link %s; its last connections: %s)"
+                     % (code, public, "up" if link["up"] else "down", link["recent"][-2:]))
+    return public
 
 
 class Setup:
@@ -249,9 +253,7 @@ def reference(setup):
 def check_state(emu, setup, sent, tokens, hit):
     """After resuming: every acknowledged action is there, and the one cut is all there or not at all.
     Returns whether the cut action was kept (None: no action was cut)."""
-    code, public = call(emu, "GET", "/api/state")
-    if code != 200:
-        raise Failed("the state after the restart: %s %s %s" % (code, public, link_note(emu)))
+    public = state_after_restart(emu)
     names = [seat["name"] for seat in public["seats"]]
     kept = None
     if setup.name == "join":
@@ -322,9 +324,7 @@ def trial(setup, n, kind, skip, fraction, resume_bars, tally):
         errors = [w for w in ("Traceback", "Error", "crash", "damaged") if w in since_cut(after)]
         if errors:
             raise Failed("the console after the cut: %s\n%s" % (errors, since_cut(after)[-1500:]))
-        code, public = call(emu, "GET", "/api/state")
-        if code != 200:
-            raise Failed("the state after the restart: %s %s %s" % (code, public, link_note(emu)))
+        public = state_after_restart(emu)
         offered = bars(after) == resume_bars
         should = public["box"] == "play" or len(public["seats"]) > 0
         if offered != should:
