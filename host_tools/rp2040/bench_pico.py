@@ -38,8 +38,9 @@ used) and largest free run at their lowest, from the game menu through Token Tid
 with the phones. Then Pearl Reach on a fresh chip (--pearl-reach-s wall seconds): one phone placing
 on a free cell when its turn comes and the setup's default rival (sharp, 2 s a move); a rival's
 move is two passes of the reader loop, its choice's and then its move's (a busy stretch with a save
-to flash and no bytes on the phones' link: its moves, the save and the redraw), timed together and the
-longer alone; with the loop's windows and the heap there.
+to flash outside the phone's own move requests: its moves, the save and the redraw, and a phone's
+poll when one falls in it), timed together and the longer alone; with the loop's windows and the heap
+there.
 Then whole games of The Quiet Dividend and Paper Current, each on a fresh chip with eight phones
 polling once a chip second (--no-whole-games leaves them out): the heap's low-water and smallest
 largest free block from the setup to the end (The Quiet Dividend: each turn a seeded legal turn from
@@ -203,20 +204,30 @@ def loop_rows(status, what):
     feeds = status["loop"]["feeds"]
     runs = status["loop"]["stretches"]
     rows = []
-    for flag, label in (("flash", "a save to flash"), ("frame", "a full-frame I2C write")):
-        longest = max((r["ms"] for r in runs if r[flag]), default=0)
+    for flag, label, alone in (("flash", "a save to flash", lambda r: True),
+                               ("frame", "a full-frame I2C write", lambda r: not r["flash"])):
+        longest = max((r for r in runs if r[flag]), key=lambda r: r["ms"], default=None)
         worst = feeds[flag]
         # A feed comes every 8th pass while the loop runs and at every pass while it rests (running.py),
         # so a window bounds a gap from above only as it is; a pass is at least the busy stretch in it.
         rows.append(("  worst window between watchdog feeds (8 passes, or 1 at rest) during %s (%s): the "
                      "gap between two passes is at most it; the longest busy stretch of the core then, at "
-                     "least it"
+                     "least it (and the heap's collections in that stretch)"
                      % (label, what),
-                     "%.1f ms window; stretch %.1f ms" % (worst, longest) if worst else "none seen",
-                     "<= 30 ms"))
+                     "%.1f ms window; stretch %.1f ms%s" % (worst, longest["ms"], gc_part(longest))
+                     if worst and longest else "none seen", "<= 30 ms"))
+        if flag == "frame":
+            own = max((r for r in runs if r[flag] and alone(r)), key=lambda r: r["ms"], default=None)
+            rows.append(("  the longest busy stretch with a frame's I2C write and no save (a press's own "
+                         "frame)", "%.1f ms%s" % (own["ms"], gc_part(own)) if own else "none seen",
+                         "<= 30 ms"))
     rows.append(("  worst window between feeds overall (%d windows)" % feeds["n"], "%.1f ms" % feeds["all"],
                  "-"))
     return rows
+
+
+def gc_part(run):
+    return " (collections %.1f ms)" % run["gc_ms"] if run.get("gc_ms") is not None else ""
 
 
 def heap_row(status, what):
@@ -227,18 +238,22 @@ def heap_row(status, what):
             % (low["free"] / 1024, low["largest_free"] / 1024, low["pool"] / 1024), "-")
 
 
-def rival_moves(runs):
+def rival_moves(runs, phone_moves):
     """(choice ms, move ms) of each rival move among the core's busy stretches: the move is a stretch
-    with a save to flash and no bytes on the phones' link; its choice the pass before it (tidebox's Pearl
-    Reach flow chooses at one pass of the reader loop and moves at the next, 20 ms on), a stretch
-    with neither that ended at most 40 ms before the move began (0 when none was long enough to be
-    kept: STRETCH_MIN_MS in pico_sim.mjs)."""
+    with a save to flash outside the phone's own moves (`phone_moves`: the chip-ms spans of its move
+    requests, connect to close; the phone's polls may fall in a rival's stretch, as on a board);
+    its choice the pass before it (tidebox's Pearl Reach flow chooses at one pass of the reader loop and
+    moves at the next, 20 ms on), a stretch with no save that ended at most 40 ms before the move began
+    (0 when none was long enough to be kept: STRETCH_MIN_MS in pico_sim.mjs)."""
+    def phones(run):
+        return any(start <= run["at_ms"] + run["ms"] and run["at_ms"] <= end for start, end in phone_moves)
+
     moves = []
     for i, run in enumerate(runs):
-        if not run["flash"] or run["phones"]:
+        if not run["flash"] or phones(run):
             continue
         choice = 0
-        if i and not runs[i - 1]["flash"] and not runs[i - 1]["phones"]:
+        if i and not runs[i - 1]["flash"]:
             before = runs[i - 1]
             if run["at_ms"] - (before["at_ms"] + before["ms"]) <= 40:
                 choice = before["ms"]
@@ -246,10 +261,21 @@ def rival_moves(runs):
     return moves
 
 
+def connection_span(emu, port, timeout=10):
+    """(accepted, closed) chip ms of a phone's connection, once phones_ppp has seen it closed."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for r in emu.status()["link"]["recent"]:
+            if r["port"] == port and r["closed_ms"] is not None:
+                return r["accepted_ms"], r["closed_ms"]
+        time.sleep(0.05)
+    raise SystemExit("bench-pico: no record of the phone's connection from port %d" % port)
+
+
 def pearl_reach(flash_out, firmware_dir, wall_s, rows):
     """Pearl Reach on a fresh chip: one phone and the setup's default rival (sharp, 2 s a move), the
     phone placing on a free cell at its turns; a rival's move is its choice's pass and its move's, the
-    core's busy stretch with a save to flash in it and no bytes on the phones' link (rival_moves)."""
+    core's busy stretch with a save to flash in it outside the phone's move requests (rival_moves)."""
     flash = sim_pico.prepare(flash_out, firmware_dir, fresh=True)
     emu = sim_pico.Emulator(flash, flash_out / "pico-sim.log", firmware_dir, realtime=True)
     try:
@@ -268,6 +294,7 @@ def pearl_reach(flash_out, firmware_dir, wall_s, rows):
         start = emu.status()["chip_ms"]
         deadline = time.monotonic() + wall_s
         over = False
+        phone_moves = []
         while time.monotonic() < deadline and not over:
             code, view, _ = emu.phone("GET", "/api/state", token=token)
             game = view.get("game", {}) if code == 200 else {}
@@ -278,12 +305,14 @@ def pearl_reach(flash_out, firmware_dir, wall_s, rows):
                         [c for c, cost in enumerate(costs) if cost == 1]
                 for c in cells:
                     move = {"move": "place", "args": {"cell": c}}
-                    if emu.phone("POST", "/api/move", move, token=token)[0] == 200:
+                    code, _, port = emu.phone("POST", "/api/move", move, token=token)
+                    phone_moves.append(connection_span(emu, port))
+                    if code == 200:
                         break
             time.sleep(1.0)
         s = emu.status()
         runs = [r for r in s["loop"]["stretches"] if r["at_ms"] >= start]
-        moves = rival_moves(runs)
+        moves = rival_moves(runs, phone_moves)
         whole = [choice + move for choice, move in moves]
         passes = [ms for pair in moves for ms in pair]
         played = "the whole game" if over else "%.0f chip s of a game" % ((s["chip_ms"] - start) / 1000)
@@ -933,14 +962,39 @@ def bench(args):
             rows.append(("  the core's busy time per idle poll; UART receive interrupts and bytes per poll",
                          "%.1f ms; %.1f, %.0f B" % ((b1["busy_ms"] - b0["busy_ms"]) / polls_n - busy * 1000
                                                    / args.phones, irqs, rx), "-"))
+            if b1["link"]["uart_read_ms"] is not None:
+                read8 = ((b1["link"]["uart_read_ms"] - b0["link"]["uart_read_ms"])
+                         / max(1, b1["uptime_ms"] - b0["uptime_ms"]))
+                rows.append(("  of which in the UART driver's reads, the PPP link's (it spins until no byte "
+                             "has come for 1-2 ms; a board's radio does not)", "%.1f %%" % (100 * read8),
+                             "-"))
+                rows.append(("  the core busy without those reads: the box, its lwIP and PPP",
+                             "%.1f %%" % (100 * (busy8 - read8)), "-"))
+            if b1["gc"] is not None:
+                gc_ms = b1["gc"]["ms"] - b0["gc"]["ms"]
+                collections = b1["gc"]["calls"] - b0["gc"]["calls"]
+                rows.append(("  of which the heap's collections (the box collects once 8 polls were served "
+                             "and none is being served: tidebox/collect.py)",
+                             "%.1f %% (%d collections, %.1f ms each)"
+                             % (100 * gc_ms / max(1, b1["uptime_ms"] - b0["uptime_ms"]), collections,
+                                gc_ms / max(1, collections)), "-"))
             # The game: setup, start, every phone locks in, the tide card's C, then the reveal.
             press_and_wait(emu, "C", "the setup screen")
             press_and_wait(emu, "C", "the tide card")
+            spans = []
             for i, token in enumerate(phones.tokens):
-                code, answer, _ = emu.phone("POST", "/api/move", {"move": "allocate", "args": {
+                code, answer, port = emu.phone("POST", "/api/move", {"move": "allocate", "args": {
                     "allocation": [3, 2, 2], "ready": True}}, token=token)
                 if code != 200:
                     raise SystemExit("bench-pico: phone %d's allocation: %s %s" % (i + 1, code, answer))
+                spans.append(connection_span(emu, port))
+            saves = [r for r in emu.status()["loop"]["stretches"] if r["flash"] and any(
+                start <= r["at_ms"] + r["ms"] and r["at_ms"] <= end for start, end in spans)]
+            longest = max(saves, key=lambda r: r["ms"], default=None)
+            rows.append(("  the longest busy stretch with a phone's move and its save to flash (the %d "
+                         "allocations; the other phones' polls may fall in it)" % len(spans),
+                         "%.1f ms%s" % (longest["ms"], gc_part(longest)) if longest else "none seen",
+                         "<= 30 ms"))
             press_and_wait(emu, "C", "the allocation screen")
             time.sleep(2)
             emu.press("C", 120)

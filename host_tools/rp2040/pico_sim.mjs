@@ -57,9 +57,10 @@
 //                     since the last call, {pc: count} (map them with the firmware's symbols);
 //                     with PICO_SIM_ALLOC_PCS="<gc_alloc>,<wrapper>,..." (entry addresses) also
 //                     "allocs": {"<return address>|<the last two wrappers' return addresses>": calls of gc_alloc}
+//                     and "alloc_bytes" (the same keys: the bytes those calls asked for)
 //
 //   node pico_sim.mjs --flash FLASH [--port 8090] [--http 8091 --ppp PHONES_PPP] [--echo] [--seed N]
-//                     [--realtime]
+//                     [--realtime] [--uart-read PCS] [--gc-collect PC]
 // (--realtime: the chip's time never runs ahead of the wall clock's, as on a board: what make sim-pico
 // and bench_pico.py use. Without it an idle chip skips ahead to its next timer at once, tens of
 // times faster than real time: the tests and the power cuts, whose phones wait on the chip's clock.)
@@ -85,6 +86,8 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (a === '--ppp') opts.ppp = process.argv[++i];
   else if (a === '--echo') opts.echo = true;
   else if (a === '--realtime') opts.realtime = true;
+  else if (a === '--uart-read') opts.uartRead = process.argv[++i];
+  else if (a === '--gc-collect') opts.gcCollect = process.argv[++i];
   else throw new Error('unknown argument ' + a);
 }
 if (!opts.flash) throw new Error('usage: node pico_sim.mjs --flash FLASH [--port N] [--echo]');
@@ -287,15 +290,55 @@ function hookCore() {
       if (pc === allocPcs[0]) {
         const k = `${core.LR >>> 0}|${profile.wrapped}|${profile.wrapped2}`;
         profile.allocs.set(k, (profile.allocs.get(k) || 0) + 1);
+        profile.allocBytes.set(k, (profile.allocBytes.get(k) || 0) + (core.registers[0] >>> 0));
       } else if (allocPcs.includes(pc)) { profile.wrapped2 = profile.wrapped; profile.wrapped = core.LR >>> 0; } // the wrappers' callers
     }
+    if (uartRead) uartRead.count(core, pc, c);
+    if (collecting) monitor.runGcCycles += collecting.count(core, pc, c);
     state.busyCycles += c;
     runEnd = t + c * NS_PER_CYCLE;
     return c;
   };
 }
 
-let profile = process.env.PICO_SIM_PROFILE ? { n: 0, pcs: new Map(), allocs: new Map(), wrapped: 0, wrapped2: 0 } : null;
+// The core's time inside one function of the firmware, its callees and the interrupts taken
+// meanwhile (entry: the function's address; `skip`: a function whose calls from inside are not
+// counted). The functions' addresses come from the firmware's symbols (sim_pico.py finds them).
+class Inside {
+  constructor(entry, skip) { this.entry = entry; this.skip = skip; this.cycles = 0; this.calls = 0; this.at = null; this.skipped = null; }
+  count(core, pc, c) {
+    if (!this.at) {
+      if (pc !== this.entry) return 0;
+      this.at = { ret: core.LR & ~1, sp: core.SP };
+      this.calls++;
+    } else if (this.skipped) {
+      if (pc !== this.skipped.ret || core.SP < this.skipped.sp) return 0;
+      this.skipped = null;
+    } else if (pc === this.skip) {
+      this.skipped = { ret: core.LR & ~1, sp: core.SP };
+      return 0;
+    } else if (pc === this.at.ret && core.SP >= this.at.sp) {
+      this.at = null;
+      return 0;
+    }
+    this.cycles += c;
+    return c;
+  }
+}
+// --uart-read PCS ("<mp_machine_uart_read>,<mp_call_function_1_protected>"): the core's time in the
+// UART driver's reads (status's link.uart_read_ms). That is the PPP link's cost, not the box's:
+// network.PPP reads the UART until no byte has come for the driver's inter-character timeout, at
+// least 1 ms (the rp2 port's ticks_ms, so 1-2 ms), and for the first byte of the next read until
+// the next tick, spinning all that while (ringbuf_avail, ticks_ms, mp_handle_pending); a board's
+// radio hands lwIP its packets without that wait. Scheduled callbacks run from inside the spin (a
+// nested network.PPP.poll, the box's) are not counted.
+// --gc-collect PC (<gc_collect>): the heap's collections, gc.collect()'s and those an allocation
+// makes (its threshold, or no room): status's gc (calls, ms) and each busy stretch's.
+const uartReadPcs = opts.uartRead ? opts.uartRead.split(',').map((x) => Number(x) & ~1) : null;
+const gcCollectPc = opts.gcCollect ? Number(opts.gcCollect) & ~1 : null;
+let uartRead = null, collecting = null;
+
+let profile = process.env.PICO_SIM_PROFILE ? { n: 0, pcs: new Map(), allocs: new Map(), allocBytes: new Map(), wrapped: 0, wrapped2: 0 } : null;
 const allocPcs = process.env.PICO_SIM_ALLOC_PCS ? process.env.PICO_SIM_ALLOC_PCS.split(',').map((x) => Number(x) & ~1) : null;
 // POST /cut {"op": n, "fraction": f}: the n-th erase or program from now gets only the first
 // fraction f of its bytes done (an erase sets them to 0xFF, a program clears its bits), then the
@@ -614,7 +657,7 @@ const HEAP_SAMPLE_MS = 2;
 function newWindows() { return { all: 0, flash: 0, frame: 0, n: 0, flash_n: 0, frame_n: 0, worst_at_ms: 0 }; }
 const monitor = { feeds: newWindows(), passes: newWindows(), lastFeed: null, lastRead: null, lastPass: null,
   feedFlash: false, feedFrame: false, passFlash: false, passFrame: false, frameOpen: false, hold: 0, holding: 0,
-  heap: null, heapLow: null, heapArea: null, stretches: [], runFlash: false, runFrame: false, runPhones: false };
+  heap: null, heapLow: null, heapArea: null, stretches: [], runFlash: false, runFrame: false, runPhones: false, runGcCycles: 0 };
 function monitorReset() {
   monitor.feeds = newWindows(); monitor.passes = newWindows(); monitor.stretches = [];
   monitor.heapLow = monitor.heap ? { ...monitor.heap, at_ms: chipMs() } : null;
@@ -630,7 +673,8 @@ function monitorFrameByte() { monitor.feedFrame = monitor.passFrame = monitor.ru
 // - the core's busy stretches: from the first instruction after a sleep (WFE/WFI: asyncio waiting
 //   for its next task) to the last before the next one, flash stalls included. The longest ones
 //   (5 ms and more) are kept with what fell within them (a flash operation, a frame's bytes, bytes
-//   to or from the phones on the link: a connection merely open, waiting, costs the core nothing):
+//   to or from the phones on the link: a connection merely open, waiting, costs the core nothing;
+//   with --gc-collect, the time the heap's collections took in them):
 //   a pass of the reader loop that does more than look at the buttons (a press's frame, a save, a
 //   Pearl Reach rival's move) is one of them.
 const STRETCH_MIN_MS = 5, STRETCHES = 200;
@@ -638,10 +682,11 @@ function stretchEnded(start, end) {
   const ms = (end - start) / 1e6;
   if (ms >= STRETCH_MIN_MS) {
     monitor.stretches.push({ at_ms: Math.round((state.emulatedBefore + start) / 1e3) / 1e3, ms: Math.round(ms * 1000) / 1000,
-      flash: monitor.runFlash, frame: monitor.runFrame, phones: monitor.runPhones });
+      flash: monitor.runFlash, frame: monitor.runFrame, phones: monitor.runPhones,
+      gc_ms: collecting ? Math.round(monitor.runGcCycles * NS_PER_CYCLE / 1e3) / 1e3 : null });
     if (monitor.stretches.length > STRETCHES) monitor.stretches.shift();
   }
-  monitor.runFlash = monitor.runFrame = monitor.frameOpen; monitor.runPhones = false;
+  monitor.runFlash = monitor.runFrame = monitor.frameOpen; monitor.runPhones = false; monitor.runGcCycles = 0;
 }
 function wireMonitor() {
   monitor.lastFeed = monitor.lastRead = monitor.lastPass = null; monitor.heapArea = null;
@@ -814,6 +859,8 @@ function boot(reason) {
     console.log(`pico-sim: ${reason}: the chip restarts (boot ${state.boots})`);
   }
   oled.reset();
+  uartRead = uartReadPcs ? new Inside(uartReadPcs[0], uartReadPcs[1]) : null; // of this boot, as busyCycles
+  collecting = gcCollectPc ? new Inside(gcCollectPc, null) : null;
   hookCore();
   wireI2C();
   wireSoftI2C();
@@ -857,7 +904,9 @@ function status() {
     cut: { armed: cuts.armed, erases: cuts.erases, programs: cuts.programs, last: cuts.last },
     last_press: state.lastPress, link: { up: link.up, addr: link.addr, baud: link.baud, open: link.open,
       to_chip_queued: link.outBytes, ...link.stats, recent: link.recent,
-      uart_rx_bytes: mcu.uart[0].rxBytes, uart_irqs: mcu.uart[0].raised, uart_rx_timeouts: mcu.uart[0].rxTimeouts }, busy_ms: Math.round(state.busyCycles * NS_PER_CYCLE / 1e3) / 1e3,
+      uart_rx_bytes: mcu.uart[0].rxBytes, uart_irqs: mcu.uart[0].raised, uart_rx_timeouts: mcu.uart[0].rxTimeouts,
+      uart_read_ms: uartRead ? Math.round(uartRead.cycles * NS_PER_CYCLE / 1e3) / 1e3 : null },
+    gc: collecting ? { calls: collecting.calls, ms: Math.round(collecting.cycles * NS_PER_CYCLE / 1e3) / 1e3 } : null, busy_ms: Math.round(state.busyCycles * NS_PER_CYCLE / 1e3) / 1e3,
     loop: { feeds: monitor.feeds, passes: monitor.passes, stretches: monitor.stretches }, heap: monitor.heap, heap_low: monitor.heapLow,
     console: state.console.slice(-4000),
   };
@@ -904,8 +953,9 @@ const server = http.createServer(async (req, res) => {
     cuts.erases = 0; cuts.programs = 0;
     json(200, { armed: cuts.armed });
   } else if (req.method === 'GET' && url === '/profile' && profile) {
-    json(200, { ...Object.fromEntries(profile.pcs), allocs: Object.fromEntries(profile.allocs) });
-    profile.pcs = new Map(); profile.allocs = new Map();
+    json(200, { ...Object.fromEntries(profile.pcs), allocs: Object.fromEntries(profile.allocs),
+      alloc_bytes: Object.fromEntries(profile.allocBytes) });
+    profile.pcs = new Map(); profile.allocs = new Map(); profile.allocBytes = new Map();
   } else if (req.method === 'POST' && url === '/monitor') {
     monitorReset();
     json(200, { reset: true });

@@ -144,7 +144,10 @@ def call(emu, method, path, body=None, token=None):
 
 
 def state_after_restart(emu):
-    """The box's public /api/state; a failure says what the phones' link saw of the request."""
+    """The box's public /api/state, once the phones' link is up again (a phone reaches the box only
+    when its hotspot is: the PPP link comes up again after the restart, up to a few seconds after
+    the box has started); a failure says what the link saw of the request."""
+    wait(emu, lambda s: s["link"]["up"], "the phones' link after the restart")
     code, public = call(emu, "GET", "/api/state")
     if code != 200:
         link = emu.status()["link"]

@@ -33,6 +33,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import time
@@ -167,12 +168,47 @@ def node_modules():
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=HERE, check=True)
 
 
+def elf_symbols(elf, names):
+    """{name: address} of the functions `names` in an ARM ELF file's symbol table (what the firmware
+    build leaves beside firmware.uf2), read here so no ARM binutils are needed to run."""
+    data = Path(elf).read_bytes()
+    shoff, = struct.unpack_from("<I", data, 0x20)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x2E)
+    sections = [struct.unpack_from("<IIIIIIIIII", data, shoff + i * shentsize) for i in range(shnum)]
+    found = {}
+    for _, kind, _, _, offset, size, link, _, _, entsize in sections:
+        if kind != 2:  # SHT_SYMTAB
+            continue
+        strings = sections[link][4]
+        for at in range(offset, offset + size, entsize):
+            name_at, value, _, info, _, _ = struct.unpack_from("<IIIBBH", data, at)
+            end = data.index(b"\0", strings + name_at)
+            name = data[strings + name_at:end].decode()
+            if name in names and info & 0xF == 2:  # STT_FUNC
+                found[name] = value
+    return found
+
+
+def symbol_args(firmware_dir):
+    """pico_sim.mjs's --uart-read and --gc-collect (the UART driver's read and the scheduler's
+    callback call; the port's collection), or none when the firmware's ELF file is not there (the
+    bench then leaves those figures out)."""
+    elf = stock_dir(firmware_dir) / "firmware.elf"
+    names = ("mp_machine_uart_read", "mp_call_function_1_protected", "gc_collect")
+    found = elf_symbols(elf, names) if elf.is_file() else {}
+    if len(found) < len(names):
+        return []
+    return ["--uart-read", "0x%x,0x%x" % (found[names[0]], found[names[1]]),
+            "--gc-collect", "0x%x" % found[names[2]]]
+
+
 def command(flash, port, echo=False, http_port=None, firmware_dir=None, realtime=False):
     """realtime: the chip's time kept to the wall's, as a person at the box or a browser's phone
     needs; without it the idle chip skips ahead, for phones that wait on the chip's own clock."""
     cmd = ["node", str(HERE / "pico_sim.mjs"), "--flash", str(flash), "--port", str(port)]
     if http_port is not None:
         cmd += ["--http", str(http_port), "--ppp", str(phones_ppp(firmware_dir))]
+        cmd += symbol_args(firmware_dir)
     return cmd + (["--echo"] if echo else []) + (["--realtime"] if realtime else [])
 
 
