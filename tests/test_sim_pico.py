@@ -11,11 +11,14 @@ phones' allocations and one in a join's, each checked as the harness checks them
 They need the stock firmware built by `make sim-pico MICROPYTHON_SRC=...`
 (build/firmware/stock-RPI_PICO_W/), Node and rp2040js; where
 one of them is missing they are skipped, saying which. They never need a MicroPython source tree.
+The symbols' test (the firmware functions the bench times, found in an ELF symbol table) needs none
+of that: it reads a small ELF file it writes itself.
 """
 
 import base64
 import os
 import shutil
+import struct
 import sys
 import time
 import zlib
@@ -157,3 +160,41 @@ def test_power_cuts_in_phones_saves_keep_every_acknowledged_action_and_the_resum
     assert tally["kept"] == tally["acknowledged"], tally
     assert tally["offered"] == tally["should offer"] == 3, tally
     assert tally["cut action kept"] + tally["cut action lost"] == 3, tally
+
+
+def tiny_elf(symbols):
+    """An ELF32 file with only a symbol table: symbols as (name, value, kind), kind 2 a function."""
+    strtab = b"\0" + b"".join(name.encode() + b"\0" for name, _, _ in symbols)
+    symtab = bytes(16)  # the null symbol
+    at = 1
+    for name, value, kind in symbols:
+        symtab += struct.pack("<IIIBBH", at, value, 4, 0x10 | kind, 0, 1)
+        at += len(name) + 1
+    header_size = 52
+    shoff = header_size + len(symtab) + len(strtab)
+    sections = [bytes(40),
+                struct.pack("<IIIIIIIIII", 0, 2, 0, 0, header_size, len(symtab), 2, 1, 4, 16),
+                struct.pack("<IIIIIIIIII", 0, 3, 0, 0, header_size + len(symtab), len(strtab), 0, 0, 1, 0)]
+    ident = b"\x7fELF\x01\x01\x01" + bytes(9)
+    header = ident + struct.pack("<HHIIIIIHHHHHH", 2, 40, 1, 0, 0, shoff, 0, header_size, 0, 0, 40,
+                                 len(sections), 0)
+    return header + symtab + strtab + b"".join(sections)
+
+
+def test_the_bench_finds_the_firmware_functions_it_times_by_their_symbols(tmp_path):
+    """pico_sim.mjs times the UART driver's reads and the collections from their entry addresses,
+    which sim_pico.py reads from the firmware's ELF symbol table; objects of the same name are not
+    functions, and without the ELF file (or with a function missing) the emulator gets no addresses."""
+    elf = tmp_path / "stock-RPI_PICO_W" / "firmware.elf"
+    elf.parent.mkdir()
+    elf.write_bytes(tiny_elf([("mp_machine_uart_read", 0x1001F181, 2), ("gc_collect", 0x100333CD, 2),
+                              ("mp_call_function_1_protected", 0x10019D7D, 2),
+                              ("gc_collect", 0x20000000, 1)]))
+    assert sim_pico.elf_symbols(elf, ("gc_collect", "mp_machine_uart_read", "absent")) == {
+        "gc_collect": 0x100333CD, "mp_machine_uart_read": 0x1001F181}
+    assert sim_pico.symbol_args(tmp_path) == ["--uart-read", "0x1001f181,0x10019d7d",
+                                              "--gc-collect", "0x100333cd"]
+    elf.write_bytes(tiny_elf([("mp_machine_uart_read", 0x1001F181, 2), ("gc_collect", 0x100333CD, 2)]))
+    assert sim_pico.symbol_args(tmp_path) == []
+    elf.unlink()
+    assert sim_pico.symbol_args(tmp_path) == []

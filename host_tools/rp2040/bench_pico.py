@@ -25,14 +25,20 @@ screen), the chip's lwIP and PPP included; and from the reveal press's first edg
 phone's poll has brought it the reveal. What the link leaves out, so these figures do too: the
 radio's CPU time (the CYW43's SPI traffic and driver) and Wi-Fi's own delays, DNS. The UART's
 receive interrupts are the PL011's (trigger level 24 bytes, as network.PPP's IRQ_RXIDLE asks, and
-the receive timeout), counted per poll.
+the receive timeout), counted per poll. Where the firmware's ELF file is beside it, the core's time
+in the UART driver's reads (network.PPP's, which spin until no byte has come for 1-2 ms: the
+stand-in link's cost, not the box's) and in the heap's collections is printed apart (pico_sim.mjs's
+--uart-read and --gc-collect), and each busy stretch below says how much of it was collections.
+The eight phones' allocations (each a request through microdot and a save, half a second apart):
+the longest busy stretch with one of them and its save.
 
 From outside the chip, changing nothing the firmware does (pico_sim.mjs, "what the bench reads"):
 the reader loop's gaps: its watchdog feed (every 8th pass while it runs, every pass while it rests
 between edges and changes) gives windows of 8 passes or one; a gap between two passes is at most the
 worst window, and at least the core's longest busy stretch (no sleep in between);
 windows and stretches are flagged when a flash operation or a frame's I2C bytes fall in them, over
-the game menu's presses (a frame each) and the save. The heap: the GC's allocation table read every
+the game menu's presses (a frame each) and the save; the longest stretch with a frame and no save
+(a press's own) is printed apart. The heap: the GC's allocation table read every
 2 ms of chip time, its free bytes (as gc.mem_free() says, garbage not yet collected counted as
 used) and largest free run at their lowest, from the game menu through Token Tide's first round
 with the phones. Then Pearl Reach on a fresh chip (--pearl-reach-s wall seconds): one phone placing
@@ -988,6 +994,7 @@ def bench(args):
                 if code != 200:
                     raise SystemExit("bench-pico: phone %d's allocation: %s %s" % (i + 1, code, answer))
                 spans.append(connection_span(emu, port))
+                time.sleep(0.5)  # the moves apart, so that each is a busy stretch of its own
             saves = [r for r in emu.status()["loop"]["stretches"] if r["flash"] and any(
                 start <= r["at_ms"] + r["ms"] and r["at_ms"] <= end for start, end in spans)]
             longest = max(saves, key=lambda r: r["ms"], default=None)
