@@ -210,8 +210,7 @@ def loop_rows(status, what):
     feeds = status["loop"]["feeds"]
     runs = status["loop"]["stretches"]
     rows = []
-    for flag, label, alone in (("flash", "a save to flash", lambda r: True),
-                               ("frame", "a full-frame I2C write", lambda r: not r["flash"])):
+    for flag, label in (("flash", "a save to flash"), ("frame", "a full-frame I2C write")):
         longest = max((r for r in runs if r[flag]), key=lambda r: r["ms"], default=None)
         worst = feeds[flag]
         # A feed comes every 8th pass while the loop runs and at every pass while it rests (running.py),
@@ -223,7 +222,7 @@ def loop_rows(status, what):
                      "%.1f ms window; stretch %.1f ms%s" % (worst, longest["ms"], gc_part(longest))
                      if worst and longest else "none seen", "<= 30 ms"))
         if flag == "frame":
-            own = max((r for r in runs if r[flag] and alone(r)), key=lambda r: r["ms"], default=None)
+            own = max((r for r in runs if r["frame"] and not r["flash"]), key=lambda r: r["ms"], default=None)
             rows.append(("  the longest busy stretch with a frame's I2C write and no save (a press's own "
                          "frame)", "%.1f ms%s" % (own["ms"], gc_part(own)) if own else "none seen",
                          "<= 30 ms"))
@@ -251,12 +250,9 @@ def rival_moves(runs, phone_moves):
     its choice the pass before it (tidebox's Pearl Reach flow chooses at one pass of the reader loop and
     moves at the next, 20 ms on), a stretch with no save that ended at most 40 ms before the move began
     (0 when none was long enough to be kept: STRETCH_MIN_MS in pico_sim.mjs)."""
-    def phones(run):
-        return any(start <= run["at_ms"] + run["ms"] and run["at_ms"] <= end for start, end in phone_moves)
-
     moves = []
     for i, run in enumerate(runs):
-        if not run["flash"] or phones(run):
+        if not run["flash"] or overlaps(run, phone_moves):
             continue
         choice = 0
         if i and not runs[i - 1]["flash"]:
@@ -265,6 +261,11 @@ def rival_moves(runs, phone_moves):
                 choice = before["ms"]
         moves.append((choice, run["ms"]))
     return moves
+
+
+def overlaps(run, spans):
+    """Whether a busy stretch overlaps any of the (start, end) chip-ms spans (phones' connections)."""
+    return any(start <= run["at_ms"] + run["ms"] and run["at_ms"] <= end for start, end in spans)
 
 
 def connection_span(emu, port, timeout=10):
@@ -995,8 +996,7 @@ def bench(args):
                     raise SystemExit("bench-pico: phone %d's allocation: %s %s" % (i + 1, code, answer))
                 spans.append(connection_span(emu, port))
                 time.sleep(0.5)  # the moves apart, so that each is a busy stretch of its own
-            saves = [r for r in emu.status()["loop"]["stretches"] if r["flash"] and any(
-                start <= r["at_ms"] + r["ms"] and r["at_ms"] <= end for start, end in spans)]
+            saves = [r for r in emu.status()["loop"]["stretches"] if r["flash"] and overlaps(r, spans)]
             longest = max(saves, key=lambda r: r["ms"], default=None)
             rows.append(("  the longest busy stretch with a phone's move and its save to flash (the %d "
                          "allocations; the other phones' polls may fall in it)" % len(spans),
