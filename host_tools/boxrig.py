@@ -98,9 +98,12 @@ class Background:
             t.join(self.join_s)
 
 
+BUSY_PATIENCE_S = 30  # retry_busy: how long a 503 "try again" is asked again
+
+
 class ApiError(Exception):
-    def __init__(self, status, body):
-        super().__init__("%s %s" % (status, body))
+    def __init__(self, status, body, request=""):
+        super().__init__("%s %s%s" % (status, body, " (%s)" % request if request else ""))
         self.status = status
         self.body = body
 
@@ -256,16 +259,18 @@ class BoxProcess:
         return resp.status, dict(resp.getheaders()), payload
 
     def api(self, method, path, body=None, token=None):
-        for _ in range(20 if self.retry_busy else 1):
+        # retry_busy: a request answered 503 ("nothing changed, try again") is sent again, as a page
+        # polls again and a player taps again, for as long as a table would wait: long enough for the
+        # box to restart itself when the 503s go on (tidebox/restart.py) and come back.
+        deadline = time.monotonic() + (BUSY_PATIENCE_S if self.retry_busy else 0)
+        while True:
             status, _, payload = self.request(method, path, body, token)
             data = json.loads(payload) if payload else None
-            if status != 503:
+            if status != 503 or time.monotonic() > deadline:
                 break
-            # retry_busy: a request answered 503 ("nothing changed, try again") is sent again, as a
-            # page polls again and a player taps again
             time.sleep(0.25)
         if status >= 400:
-            raise ApiError(status, data)
+            raise ApiError(status, data, "%s %s" % (method, path))
         return data
 
     def status(self, timeout=5, query=""):

@@ -2,7 +2,8 @@
 (tidebox/box.py refused_short, restart.py), counted under MicroPython with the real routes
 (tests/mp_scripts/shortage_count.py): each move refused with 503 "try again" counts though
 the other phones' polls are answered in between; a move made starts the count over; full views that
-find no room (a poll asks again a second later) do not count."""
+find no room (a poll asks again a second later) do not count, unless the shared part of the view finds
+none poll after poll for seconds (the heap in pieces too small for it: nobody can see the game)."""
 
 import json
 
@@ -36,3 +37,19 @@ def test_a_move_made_starts_the_count_over(counted):
 def test_views_short_of_memory_do_not_restart_the_box(counted):
     assert set(counted["views"]) == {503}
     assert counted["views_restart"] is False
+
+
+def test_a_burst_of_views_without_room_for_the_shared_part_does_not_restart_the_box(counted):
+    assert set(counted["burst"]) == {503}
+    assert counted["burst_restart"] is False
+
+
+def test_a_view_written_starts_the_count_of_shared_parts_over(counted):
+    assert counted["written"] == [200]
+    assert counted["after_written"] == [503]
+    assert counted["after_written_restart"] is False
+
+
+def test_the_shared_part_without_room_for_seconds_restarts_the_box(counted):
+    assert set(counted["persisting"]) == {503}
+    assert counted["persisting_restart"] is True

@@ -53,19 +53,24 @@ class JsonOut:
         self.room = room
         self.stream = _stream(room)
         self.length = 0  # bytes written since start(); what lies beyond is left from an older one
+        self.last = 0  # the size of the last view written whole (finish())
 
     def start(self):
-        last = self.length  # the previous view's size: the next one is about as large
+        # The last whole view's size, not what a write cut short by a MemoryError left: the next
+        # view is about as large, and a room judged by a half-written one grew 16 bytes a write.
+        last = self.last
         if self.room - last < SLACK:  # nearly filled (or outgrown): grow by one reallocation
-            self.room = last + self.grow
-            self.stream.seek(self.room - 1)
-            self.stream.write(b" ")
+            room = last + self.grow
+            self.stream.seek(room - 1)
+            self.stream.write(b" ")  # (a MemoryError here leaves the room as it was)
+            self.room = room
         self.stream.seek(0)
         self.length = 0
 
     def finish(self):
         """After writing: when this view is much smaller than the room (a game is over), it moves to
         a buffer of its size, so the heap gets the rest back."""
+        self.last = self.length
         if self.room - self.length > 2 * self.grow:
             old = self.stream
             self.room = self.length + self.grow
