@@ -296,6 +296,19 @@ def test_every_flow_screen_renders_with_the_worst_content(walked, game):
     assert walked["frames"][game] > 1000
 
 
+VIEW_ROOM_SPARE = 512  # a game's VIEW_ROOM may exceed its walked views by this much, no more
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_view_room_a_game_declares_holds_its_largest_view_and_little_more(walked, game):
+    """The room the box makes for the phones' view when the game starts (VIEW_ROOM) holds the largest
+    shared part of the worst-case walk (8 longest names, every screen): the view does not grow
+    mid-game in a heap cut up by it; and it is not much more than that: heap is the product."""
+    room = games.load(game).VIEW_ROOM
+    largest = walked["views"][game]
+    assert largest <= room <= largest + VIEW_ROOM_SPARE, (largest, room)
+
+
 # ---------------------------------------------------------------- the phones' page
 
 

@@ -216,6 +216,11 @@ class Box:
         self.undo_text = None
         self.shown = {}
         self.version += 1
+        if state is not None and self._public is not None:
+            try:
+                self._public.reserve(rules.VIEW_ROOM)  # as at the game's start (start_game)
+            except MemoryError:
+                pass  # the room grows view by view instead, as far as the heap lets it
 
     def restore(self):
         """Back to what flash holds (after a failed save); a fresh box if nothing readable is there."""
@@ -381,6 +386,7 @@ class Box:
         raise GameError("no such option")
 
     def start_game(self):
+        self._public.reserve(self.rules.VIEW_ROOM)  # first: a MemoryError here changes nothing
         try:
             self.state = self.rules.new_game(list(self.seats.names), self.options, self.random_below)
         except GameError as e:

@@ -18,7 +18,8 @@
 #                A line right above or below a text is the layout's own (the hints' rule), so only
 #                the ink itself, widened by a pixel sideways, is checked against the lines.
 # Prints one JSON object: {"problems": {game: [[screen, kind, text, x, y], ...]},
-# "screens": {game: [screen names drawn]}, "frames": {game: frames drawn}}.
+# "screens": {game: [screen names drawn]}, "frames": {game: frames drawn},
+# "views": {game: the largest shared part of the phones' view in a game, in bytes}}.
 import json
 import os
 
@@ -212,7 +213,7 @@ class Restarted(Exception):
     pass
 
 
-def walk(game_id, seed, report, seen, counts):
+def walk(game_id, seed, report, seen, counts, views):
     folder = os.getenv("TIDEBOX_STATE_DIR") + "/%s_%d" % (game_id, seed)
     try:
         os.mkdir(folder)
@@ -279,6 +280,8 @@ def walk(game_id, seed, report, seen, counts):
         counts[0] += 1
         name = reader.screen
         seen[name] = 1
+        if box.state is not None:  # the shared part of the phones' view, against the game's VIEW_ROOM
+            views[0] = max(views[0], box.public_view().length)
         for problem in recorder.problems():
             entry = [name] + problem
             if entry not in report:
@@ -320,12 +323,14 @@ def walk(game_id, seed, report, seen, counts):
 report = {}
 seen = {}
 counts = {}
+views = {}
 for game_id, _ in games.GAMES:
     report[game_id] = []
     seen[game_id] = {}
     counts[game_id] = [0]
+    views[game_id] = [0]
     for seed in SEEDS:
-        walk(game_id, seed, report[game_id], seen[game_id], counts[game_id])
+        walk(game_id, seed, report[game_id], seen[game_id], counts[game_id], views[game_id])
     games.unload(game_id)
 print(json.dumps({"problems": report, "screens": {g: sorted(seen[g]) for g in seen},
-                  "frames": {g: counts[g][0] for g in counts}}))
+                  "frames": {g: counts[g][0] for g in counts}, "views": {g: views[g][0] for g in views}}))

@@ -37,13 +37,18 @@ def title(game_id):
 #   UNDO           whether the reader may take back the last move
 #   PHONE_OPTIONS  what a phone may choose for a new game at the same table once one is over (none:
 #                  a phone may not start one)
+#   VIEW_ROOM      bytes: the shared part of the phones' view at its largest (its largest table, the
+#                  longest names), which the box makes room for when the game starts
+#                  (viewjson.JsonOut.reserve; tests/test_game_contract.py checks it against the
+#                  views of the worst-case walk)
 #   tick           the flow's tick(reader, now) -> changed, for a game that acts by itself (rivals)
 #   acting         the flow's acting(reader) -> whether the game may act by itself before the box
 #                  changes (a rival to act): without it, a game with a tick always may, and the
 #                  reader loop never rests while it is played (running.py, resting.at_rest)
 # (the flow's three first, then the rules')
 OPTIONAL = (("tick", None), ("acting", None), ("kept", None), ("MAX_NAME", 12),
-            ("check_name", base.check_name), ("UNDO", False), ("PHONE_OPTIONS", ()))
+            ("check_name", base.check_name), ("UNDO", False), ("PHONE_OPTIONS", ()),
+            ("VIEW_ROOM", 512))  # 512: viewjson.ROOM, the room made at boot
 
 
 def load(game_id, part="rules"):

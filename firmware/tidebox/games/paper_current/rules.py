@@ -18,6 +18,7 @@ SHORT = "Paper Current"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 MAX_NAME = 12
+VIEW_ROOM = 2304  # the phones' shared view at its largest: 1931 bytes on the worst-case walk
 
 ROUNDS = 3  # "Shuffle the 12 course cards and draw three. Play one card per round"
 BOATS = 8  # "There are exactly eight launches per round"; boats are labelled 1-8

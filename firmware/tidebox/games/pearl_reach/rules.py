@@ -30,6 +30,7 @@ MIN_GATHERERS = 2  # people and rivals together
 MAX_PLAYERS = 4
 MAX_PEOPLE = 4
 MAX_NAME = 12
+VIEW_ROOM = 2048  # the phones' shared view at its largest: 1762 bytes on the worst-case walk
 
 # ---------------------------------------------------------------- this edition's numbers
 

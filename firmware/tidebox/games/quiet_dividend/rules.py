@@ -22,6 +22,7 @@ SHORT = "Quiet Dividend"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 MAX_NAME = 12
+VIEW_ROOM = 3584  # the phones' shared view at its largest: 3300 bytes on the worst-case walk
 
 LAPS = 6
 MAX_VALUE = 4

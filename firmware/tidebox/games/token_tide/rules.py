@@ -30,6 +30,7 @@ COUNTERS = 7
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 MAX_NAME = 12
+VIEW_ROOM = 4352  # the phones' shared view at its largest: 4052 bytes on the worst-case walk
 
 BEACON_SOLE = 6
 BEACON_TIED = 2
