@@ -128,8 +128,9 @@ class BoxProcess:
         self.boots = 0  # interpreters started so far (each soft reset starts one more)
         self.soft_resets = []  # (monotonic time the box restarted itself, seconds until it listened)
         # A request answered 503 ("nothing changed, try again") is sent again, and a GET cut short
-        # asked again, as a page does (the evening's boxes); cut_short counts the answers cut short
-        # (the box's heap ran out after it had begun to answer: it can only close the connection).
+        # or reset asked again, as a page does (the evening's boxes); cut_short counts them (the box's
+        # heap ran out after it had begun to answer, or it was restarting: it can only close the
+        # connection).
         self.retry_busy = False
         self.cut_short = 0
         self.stopping = False  # killed or stopped: a soft reset is not followed by a new start
@@ -234,7 +235,11 @@ class BoxProcess:
                 if not self.alive():
                     raise
                 if self.listening and self.proc.poll() is None:
-                    if not (self.retry_busy and isinstance(exc, http.client.IncompleteRead)):
+                    # An answer cut short, or a connection the box reset unanswered (its heap ran out
+                    # mid-answer, or it is on its way to restarting itself and not yet seen to be):
+                    # asked again, as a page does, by the evening's boxes (retry_busy).
+                    if not (self.retry_busy and isinstance(exc, (http.client.IncompleteRead,
+                                                                   ConnectionResetError))):
                         raise  # the box is up: the failure is the request's own
                     self.cut_short += 1
                 while not self.listening and self.alive() and time.monotonic() < deadline:
