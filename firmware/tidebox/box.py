@@ -25,9 +25,9 @@ PHASES = (CHOOSE, JOIN, SETUP, PLAY, OVER)
 STALE = "the game moved on before this arrived: here it is as it is now"
 SHORT_OF_MEMORY = "the box is short of memory: nothing changed, try again"
 _REFUSED_SHORT = const(3)  # phones' actions in a row refused for want of memory: the box restarts
-# The shared part of the view not written for want of memory this many times in a row, over this long,
-# with no view written between: no phone can see the game, and the heap is not giving the room back by
-# itself (a burst of full views in flight clears within a poll or two): the box restarts (restart.py).
+# A phone's whole view not made for want of memory this many times in a row, over this long, with no
+# view made between: no phone can see the game, and the heap is not giving the room back by itself (a
+# burst of full views in flight clears within a poll or two): the box restarts (restart.py).
 _VIEW_SHORT = const(8)
 _VIEW_SHORT_MS = const(5000)
 NEW_GAME = "new_game"  # the move a phone sends for a new game at the same table (see _phone_new_game)
@@ -83,7 +83,7 @@ class Box:
         # reader loop then restarts the box, which reads flash (tidebox/restart.py).
         self.short_of_memory = False
         self.refused_for_memory = 0  # phones' actions refused in a row for want of memory (refused_short)
-        self.views_short = 0  # shared parts not written in a row for want of memory (public_view)
+        self.views_short = 0  # phones' whole views not made in a row for want of memory (view_short)
         self.views_short_since = 0
 
     def new_seats(self):
@@ -551,27 +551,24 @@ class Box:
         at once then cost one copy of it, not eight (a full 8-player view is ~3.5 KB of JSON)."""
         shared = self._public
         if self._public_version != self.version:
-            try:
-                seats = [{"name": n, "present": p} for n, p in zip(self.seats.names, self.seats.present)]
-                shared.start()
-                shared.open_dict({"box": self.phase, "ssid": self.ssid(), "seats": seats,
-                                  "kind": self.game_id, "seq": self.seq})
-                if self.state:
-                    shared.raw(b',"game":')
-                    shared.open_dict(self.rules.public_view(self.state))
-                shared.finish()
-            except MemoryError:
-                self.view_short()
-                raise
-            self.views_short = 0
+            seats = [{"name": n, "present": p} for n, p in zip(self.seats.names, self.seats.present)]
+            shared.start()
+            shared.open_dict({"box": self.phase, "ssid": self.ssid(), "seats": seats, "kind": self.game_id,
+                              "seq": self.seq})
+            if self.state:
+                shared.raw(b',"game":')
+                shared.open_dict(self.rules.public_view(self.state))
+            shared.finish()
             self._public_version = self.version
         return shared
 
     def view_short(self):
-        """The shared part found no room (the phone is told to try again). _VIEW_SHORT in a row over
-        _VIEW_SHORT_MS: the heap is in pieces too small for it and stays so while the game waits on
-        the phones, so the box restarts on a fresh heap (short_of_memory, the reader loop): the
-        game comes back from flash, where every acknowledged action is."""
+        """A phone's whole view found no room (the phone is told to try again; counted where it is
+        made: view_chunks, and transport.answer_view's reset once one is sent). _VIEW_SHORT in a row
+        over _VIEW_SHORT_MS with no whole view made between: the heap is in pieces too small for it
+        and stays so while the game waits on the phones, so the box restarts on a fresh heap
+        (short_of_memory, the reader loop): the game comes back from flash, where every
+        acknowledged action is."""
         now = self.now()
         if not self.views_short:
             self.views_short_since = now
@@ -583,8 +580,14 @@ class Box:
         """One phone's whole view (seat None: not joined), as a list of JSON chunks. Never contains
         another player's secrets: only `seat`'s own private view is added to the shared public part.
         A list, not a generator, so that the answer can say its length before it is sent."""
-        chunks = self.public_view().pieces()
-        return chunks + self.private_part(seat).pieces()
+        try:
+            chunks = self.public_view().pieces()
+            chunks = chunks + self.private_part(seat).pieces()
+        except MemoryError:
+            self.view_short()
+            raise
+        self.views_short = 0
+        return chunks
 
     def private_part(self, seat):
         """What follows public_view() in one phone's view (seat None: not joined), as a

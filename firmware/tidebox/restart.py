@@ -9,8 +9,8 @@
 #   however many a night. (Starting a game is not a restart: a box booted into a game had its heap
 #   cut up by reading the save, 6.7 KB the largest free block against the lobby's 20 KB.)
 # - short of memory: a MemoryError in the reader's flow (choosing a game, starting it, drawing a
-#   screen), a phone's move that the box could not put back, or the phones' shared view finding no
-#   room for seconds (box.view_short): the panel says so, and the box comes back where it was and
+#   screen), a phone's move that the box could not put back, or the phones' views finding no room
+#   for seconds (box.view_short): the panel says so, and the box comes back where it was and
 #   takes the step it was taking again, on a fresh heap.
 #
 # The panel imports this module only when it restarts the box, into the room it has just let go of;

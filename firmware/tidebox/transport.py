@@ -344,6 +344,7 @@ class BoxServer(Microdot):
         if at:
             await stream_out.awrite(slot.view[:at])
         self.view_served += 1
+        box.views_short = 0  # a whole view made (box.view_short)
         return _VIEW
 
     async def build_view_head(self):

@@ -129,8 +129,8 @@ async def main():
     out["views"] = views
     out["views_restart"] = box.short_of_memory
 
-    # The shared part of the view itself finding no room, poll after poll (the heap in pieces too
-    # small for it): a burst does not count, the same over more than VIEW_SHORT_MS does.
+    # The view itself finding no room where it is made, poll after poll (the heap in pieces too small
+    # for it): a burst does not count, the same over more than VIEW_SHORT_MS does.
     real_view = rules.public_view
 
     def view_short(state):
