@@ -61,10 +61,7 @@ class JsonOut:
         # view is about as large, and a room judged by a half-written one grew 16 bytes a write.
         last = self.last
         if self.room - last < SLACK:  # nearly filled (or outgrown): grow by one reallocation
-            room = last + self.grow
-            self.stream.seek(room - 1)
-            self.stream.write(b" ")  # (a MemoryError here leaves the room as it was)
-            self.room = room
+            self._grow_to(last + self.grow)
         self.stream.seek(0)
         self.length = 0
 
@@ -74,10 +71,13 @@ class JsonOut:
         larger and larger blocks from a heap cut up by the game, and found none (a 2.7 KB block
         with 37 KB free). A MemoryError leaves the room as it was."""
         if room > self.room:
-            self.stream.seek(room - 1)
-            self.stream.write(b" ")
-            self.room = room
+            self._grow_to(room)
         self.floor = room
+
+    def _grow_to(self, room):
+        self.stream.seek(room - 1)
+        self.stream.write(b" ")  # one reallocation; a MemoryError here leaves the room as it was
+        self.room = room
 
     def finish(self):
         """After writing: when this view is much smaller than the room (a game is over), it moves to
