@@ -189,7 +189,7 @@ def build_tag(src, tag, out, sources, jobs):
 
 
 def build_rp2(src, tag, out, sources):
-    """The stock RPI_PICO_W firmware of `tag`, micropython-lib's ssd1306 driver and phones_ppp, laid out as
+    """The stock RPI_PICO_W firmware of `tag` and micropython-lib's ssd1306 driver, laid out as
     sim_pico.py reads them (make sim-pico's FIRMWARE_DIR); returns (that folder or None, notes)."""
     folder = out / ("rp2-" + tag)
     tree, notes = prepare_tree(src, tag, folder, firmware.SUBMODULES["firmware"], sources)
@@ -202,10 +202,6 @@ def build_rp2(src, tag, out, sources):
     driver = sim_pico.stock_dir(firmware_dir) / "mip" / "ssd1306.py"
     driver.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(tree / sim_pico.SSD1306_IN_SRC, driver)
-    try:
-        sim_pico.build_phones_ppp(tree, firmware_dir)  # the host end of the chip's PPP link, from its lwIP
-    except (sim_pico.SimError, subprocess.CalledProcessError) as e:
-        return None, notes + ["phones_ppp: %s" % e]
     sim_pico.node_modules()
     return firmware_dir, notes
 

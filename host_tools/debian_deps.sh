@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the host side needs (browsers: Chromium, Firefox, WebKitGTK; OpenSCAD,
-# QR decoder, Graphviz, Xvfb; dnsmasq and systemd-analyze for the Raspberry Pi board's tests).
+# QR decoder, Graphviz, Xvfb; dnsmasq and systemd-analyze for the Raspberry Pi board's tests; cc and
+# liblwip-dev's headers for the emulated Pico W's PPP link: host_tools/rp2040/phones_link.py).
 # Run as root (CI) or with sudo available; otherwise it prints the apt-get line to run.
 set -euo pipefail
-PACKAGES="python3 python3-venv python3-pip make chromium firefox-esr webkit2gtk-driver openscad zbar-tools graphviz xvfb xauth fonts-dejavu-core dnsmasq-base systemd"
+PACKAGES="python3 python3-venv python3-pip make gcc libc6-dev liblwip-dev chromium firefox-esr webkit2gtk-driver openscad zbar-tools graphviz xvfb xauth fonts-dejavu-core dnsmasq-base systemd"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

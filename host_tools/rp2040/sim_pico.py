@@ -11,7 +11,7 @@ compiled here from the source tree's micropython-lib), on the littlefs at 0x12C0
 the radio (sim_board.py, installed as board.mpy, with the bundle's board.mpy beside it as
 pico_w.mpy): rp2040js has no Wi-Fi chip, so the firmware's own network.PPP brings up a PPP link
 over the chip's UART0 instead, and the firmware's own lwIP carries the phones' TCP. The host end of
-that link is phones_ppp (phones_ppp/, built here from the same tree's lwIP): a PPP server and a
+that link is phones_ppp (phones_ppp/, built on demand by phones_link.py): a PPP server and a
 relay that takes the phones' connections on http://127.0.0.1:HTTP_PORT/ and opens each again to
 the chip over PPP with lwIP's TCP. pico_sim.mjs models the rest (the SSD1306
 on I2C0, the buttons with bounce, the buzzer's PWM, the watchdog, flash erase and program) and
@@ -22,8 +22,7 @@ the firmware or the bundle changes (then it starts afresh, as a board does after
 a wiped filesystem) or --fresh is given.
 
 With --src (MICROPYTHON_SRC), the stock firmware is (re)built first, the driver's source copied
-next to it (OUT/stock-RPI_PICO_W/mip/ssd1306.py) and phones_ppp built beside them; without, all
-three must be there from a run with it.
+next to it (OUT/stock-RPI_PICO_W/mip/ssd1306.py); without, both must be there from a run with it.
 """
 
 import argparse
@@ -31,7 +30,6 @@ import hashlib
 import http.client
 import json
 import os
-import re
 import shutil
 import struct
 import subprocess
@@ -45,6 +43,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import build  # noqa: E402
 import bundle  # noqa: E402
+import phones_link  # noqa: E402
 
 OUT = build.ROOT / "build" / "sim-pico"
 BOARD = "RPI_PICO_W"
@@ -62,42 +61,25 @@ def stock_dir(firmware_dir):
     return Path(firmware_dir).resolve() / ("stock-" + BOARD)
 
 
-def phones_ppp(firmware_dir):
-    return stock_dir(firmware_dir) / "phones_ppp"
+def phones_ppp(firmware_dir=None):
+    """The host end of the chip's PPP link, built first if need be (phones_link.py: no firmware or
+    source tree is needed, so `firmware_dir` is not either)."""
+    try:
+        return phones_link.build()
+    except phones_link.LinkError as e:
+        raise SimError("phones_ppp: %s" % e) from None
 
 
 def parts(firmware_dir):
     """The stock firmware, the driver's source and phones_ppp, or a SimError saying what is missing."""
     d = stock_dir(firmware_dir)
-    fw, driver, link = d / "firmware.bin", d / "mip" / "ssd1306.py", phones_ppp(firmware_dir)
-    missing = [str(p) for p in (fw, driver, link) if not p.exists()]
+    fw, driver = d / "firmware.bin", d / "mip" / "ssd1306.py"
+    missing = [str(p) for p in (fw, driver) if not p.exists()]
     if missing:
         raise SimError("no %s: build it with `make sim-pico MICROPYTHON_SRC=<a MicroPython tree>` "
                        "(boards/README.md)" % " and no ".join(missing))
+    phones_ppp()
     return fw, driver
-
-
-def lwip_sources(lwip):
-    """lwIP's core, IPv4 and PPP sources, as its own src/Filelists.mk lists them."""
-    text = (lwip / "src" / "Filelists.mk").read_text().replace("\\\n", " ")
-    lists = {m.group(1): m.group(2).split() for m in re.finditer(r"^(\w+)\s*=(.*)$", text, re.M)}
-    return [f.replace("$(LWIPDIR)", str(lwip / "src")) for name in ("COREFILES", "CORE4FILES", "PPPFILES")
-            for f in lists[name]]
-
-
-def build_phones_ppp(src, firmware_dir):
-    """phones_ppp (the host end of the chip's PPP link) from phones_ppp/ and the tree's lib/lwip."""
-    lwip = Path(src).resolve() / "lib" / "lwip"
-    if not (lwip / "src" / "Filelists.mk").exists():
-        raise SimError("%s has no lib/lwip (git submodule update --init lib/lwip)" % src)
-    out = phones_ppp(firmware_dir)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    cmd = ["cc", "-O2", "-w", "-I", str(HERE / "phones_ppp"), "-I", str(lwip / "src" / "include"),
-           "-I", str(lwip / "contrib" / "ports" / "unix" / "port" / "include"),
-           str(HERE / "phones_ppp" / "phones_ppp.c"), *lwip_sources(lwip), "-o", str(out) + ".new"]
-    print("+ cc ... -o %s (phones_ppp and lwIP's core, IPv4 and PPP)" % out, flush=True)
-    subprocess.run(cmd, check=True)
-    os.replace(str(out) + ".new", out)  # an emulator running meanwhile keeps the one it started
 
 
 def build_parts(src, firmware_dir):
@@ -112,7 +94,6 @@ def build_parts(src, firmware_dir):
     dest = stock_dir(firmware_dir) / "mip" / "ssd1306.py"
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(driver, dest)
-    build_phones_ppp(src, firmware_dir)
 
 
 def stage(work, driver, settings_file=None):

@@ -2,12 +2,12 @@
  *
  * The emulated board has no CYW43439, so its firmware brings up network.PPP over UART0 instead of
  * the Wi-Fi hotspot, and the chip's own lwIP carries the phones' TCP. This program is the other end
- * of that serial line: lwIP (the same source tree the firmware is built from, its unix build with
- * no OS) as a PPP server that gives the chip its address, and a TCP relay for the phones. Each
- * phone's connection to 127.0.0.1:PORT is accepted here with the kernel's sockets and opened again
- * with lwIP's raw TCP API to the chip's port 80 over PPP, so what reaches the chip is real TCP/IP
- * in real PPP frames: handshakes, windows, retransmissions, FINs, and the chip's own connection
- * limit (a SYN it has no room for goes unanswered and is sent again).
+ * of that serial line: lwIP (2.1.3: its sources in lwip/, the headers of Debian's liblwip-dev;
+ * ../phones_link.py builds it) with no OS, as a PPP server that gives the chip its address, and a
+ * TCP relay for the phones. Each phone's connection to 127.0.0.1:PORT is accepted here with the
+ * kernel's sockets and opened again with lwIP's raw TCP API to the chip's port 80 over PPP, so what
+ * reaches the chip is real TCP/IP in real PPP frames: handshakes, windows, retransmissions, FINs,
+ * and the chip's own connection limit (a SYN it has no room for goes unanswered and is sent again).
  *
  * pico_sim.mjs starts it, with pipes (nothing here touches the kernel's network but the phones'
  * listening socket on the loopback):
@@ -206,6 +206,10 @@ static void on_err(void *arg, err_t err) {
 static void conn_connect(conn_t *c) {
     c->pcb = tcp_new();
     if (!c->pcb) { conn_free(c, "no pcb"); return; }
+#if LWIP_VERSION < 0x02020000
+    /* lwIP 2.1 starts every PCB at a 3 s RTO and knows no LWIP_TCP_RTO_TIME: set it as 2.2 does */
+    c->pcb->rto = c->pcb->sv = LWIP_TCP_RTO_TIME / TCP_SLOW_INTERVAL;
+#endif
     tcp_arg(c->pcb, c);
     tcp_recv(c->pcb, on_recv);
     tcp_err(c->pcb, on_err);
