@@ -9,7 +9,7 @@ SIM_PICO_PORT ?= 8090
 SIM_PICO_HTTP_PORT ?= 8091
 export MICROPYTHON
 
-.PHONY: help setup sim test test-fast lint bench bundle deploy enclosure clean firmware firmware-romfs micropython32 \
+.PHONY: help setup sim test test-fast lint bench bundle deploy enclosure clean firmware firmware-frozen micropython32 \
 	bench-rp2040 bench-evening pi-install sim-pico bench-pico power-cuts-pico compat
 
 help:
@@ -23,15 +23,14 @@ help:
 	@echo "make pi-install COUNTRY=GB  (on a Raspberry Pi, as root) install the box with the OLED Bonnet"
 	@echo "make enclosure  render the case to STL and PNG in build/enclosure/"
 	@echo "make firmware MICROPYTHON_SRC=..."
-	@echo "                MicroPython for the Pico W / Pico 2 W with Tidebox frozen in (boards/README.md)"
-	@echo "make firmware-romfs MICROPYTHON_SRC=..."
-	@echo "                MicroPython for the Pico W / Pico 2 W with a ROMFS partition for the bundle"
+	@echo "                rebuild the shipped firmware (boards/firmware/: Pico W, Pico 2 W; boards/README.md)"
+	@echo "make firmware-frozen MICROPYTHON_SRC=...  MicroPython with Tidebox frozen in (a bench's comparison)"
 	@echo "make micropython32 MICROPYTHON_SRC=...  a 32-bit unix port for heap figures"
 	@echo "make bench-rp2040 MICROPYTHON_SRC=...  costs on the real rp2 firmware in the rp2040js emulator"
-	@echo "make sim-pico MICROPYTHON_SRC=...  the whole box on an emulated Pico W (SIM_PICO_PORT=$(SIM_PICO_PORT);"
+	@echo "make sim-pico   the whole box on an emulated Pico W, the shipped firmware (SIM_PICO_PORT=$(SIM_PICO_PORT);"
 	@echo "                phones at http://127.0.0.1:$(SIM_PICO_HTTP_PORT)/, SIM_PICO_HTTP_PORT)"
-	@echo "make bench-pico MICROPYTHON_SRC=... figures of the whole box on the emulated Pico W"
-	@echo "make power-cuts-pico MICROPYTHON_SRC=...  power cuts during phones' saves on the emulated Pico W"
+	@echo "make bench-pico figures of the whole box on the emulated Pico W"
+	@echo "make power-cuts-pico  power cuts during phones' saves on the emulated Pico W"
 	@echo "                (POWER_CUTS=$(POWER_CUTS) cuts, POWER_CUTS_SEED=$(POWER_CUTS_SEED))"
 	@echo "make compat MICROPYTHON_SRC=...  the firmware's core tests on every MicroPython release since v1.24.0"
 
@@ -77,15 +76,16 @@ pi-install:
 enclosure: setup
 	$(PY) host_tools/enclosure.py
 
-# Builds from a MicroPython source tree (a clone at the pinned commit, host_tools/firmware.py).
+# Builds from a MicroPython source tree (a clone at the pinned commit, host_tools/firmware.py); each
+# installs its own toolchain. `make firmware` rewrites the shipped images in boards/firmware/.
 MICROPYTHON_SRC ?=
 FIRMWARE_DIR ?= build/firmware
 
 firmware: setup
-	$(PY) host_tools/firmware.py firmware --src "$(MICROPYTHON_SRC)" --out $(FIRMWARE_DIR)
+	$(PY) host_tools/firmware.py ship --src "$(MICROPYTHON_SRC)" --out $(FIRMWARE_DIR)
 
-firmware-romfs: setup
-	$(PY) host_tools/firmware.py firmware --src "$(MICROPYTHON_SRC)" --out $(FIRMWARE_DIR) --romfs --no-frozen
+firmware-frozen: setup
+	$(PY) host_tools/firmware.py firmware --src "$(MICROPYTHON_SRC)" --out $(FIRMWARE_DIR)
 
 micropython32: setup
 	$(PY) host_tools/firmware.py micropython32 --src "$(MICROPYTHON_SRC)"
@@ -96,30 +96,24 @@ bench-rp2040: setup
 		--out $(FIRMWARE_DIR) --board pico_w --stock --romfs)
 	$(PY) host_tools/rp2040/bench_rp2040.py --firmware-dir $(FIRMWARE_DIR)
 
-# The stock Pico W firmware in rp2040js with the bundle as deploy writes it (host_tools/rp2040/sim_pico.py);
-# MICROPYTHON_SRC (re)builds the firmware first. SIM_PICO_FRESH=1 starts from an empty filesystem.
+# The shipped Pico W firmware in rp2040js with the bundle as deploy writes it (host_tools/rp2040/sim_pico.py);
+# MICROPYTHON_SRC rebuilds the firmware first (make firmware). SIM_PICO_FRESH=1 starts from an empty filesystem.
 # Phones join at http://127.0.0.1:$(SIM_PICO_HTTP_PORT)/ (phones_ppp: PPP over the chip's UART0 to its own lwIP).
-sim-pico: setup
-	$(PY) host_tools/rp2040/sim_pico.py $(if $(MICROPYTHON_SRC),--src "$(MICROPYTHON_SRC)") \
-		--firmware-dir $(FIRMWARE_DIR) --port $(SIM_PICO_PORT) --http-port $(SIM_PICO_HTTP_PORT) \
+sim-pico: setup $(if $(MICROPYTHON_SRC),firmware)
+	$(PY) host_tools/rp2040/sim_pico.py --port $(SIM_PICO_PORT) --http-port $(SIM_PICO_HTTP_PORT) \
 		$(if $(SIM_PICO_FRESH),--fresh)
 
 # Figures of the whole box on the emulated chip (host_tools/rp2040/bench_pico.py); the firmware as for sim-pico.
-bench-pico: setup
-	$(if $(MICROPYTHON_SRC),$(PY) host_tools/rp2040/sim_pico.py --src "$(MICROPYTHON_SRC)" \
-		--firmware-dir $(FIRMWARE_DIR) --build-only)
-	$(PY) host_tools/rp2040/bench_pico.py --firmware-dir $(FIRMWARE_DIR)
+bench-pico: setup $(if $(MICROPYTHON_SRC),firmware)
+	$(PY) host_tools/rp2040/bench_pico.py
 
 # Power cuts during the saves phones' actions make, on the emulated chip (host_tools/rp2040/power_cuts.py):
 # POWER_CUTS cuts from POWER_CUTS_SEED; the firmware as for sim-pico.
 POWER_CUTS ?= 50
 POWER_CUTS_SEED ?= 1
 
-power-cuts-pico: setup
-	$(if $(MICROPYTHON_SRC),$(PY) host_tools/rp2040/sim_pico.py --src "$(MICROPYTHON_SRC)" \
-		--firmware-dir $(FIRMWARE_DIR) --build-only)
-	$(PY) host_tools/rp2040/power_cuts.py --firmware-dir $(FIRMWARE_DIR) --cuts $(POWER_CUTS) \
-		--seed $(POWER_CUTS_SEED)
+power-cuts-pico: setup $(if $(MICROPYTHON_SRC),firmware)
+	$(PY) host_tools/rp2040/power_cuts.py --cuts $(POWER_CUTS) --seed $(POWER_CUTS_SEED)
 
 # Each release tag of MICROPYTHON_SRC (a git checkout) from v1.24.0 on, built as a unix port in
 # build/compat/<tag>/, runs the firmware's core tests, and the newest one's rp2 firmware boots on the

@@ -3,8 +3,10 @@
 # QR decoder, Graphviz, Xvfb; dnsmasq and systemd-analyze for the Raspberry Pi board's tests; cc and
 # liblwip-dev's headers for the emulated Pico W's PPP link: host_tools/rp2040/phones_link.py).
 # Run as root (CI) or with sudo available; otherwise it prints the apt-get line to run.
+# With arguments, installs those packages instead (the firmware builds' toolchains: firmware.py).
 set -euo pipefail
-PACKAGES="python3 python3-venv python3-pip make gcc libc6-dev liblwip-dev chromium firefox-esr webkit2gtk-driver openscad zbar-tools graphviz xvfb xauth fonts-dejavu-core dnsmasq-base systemd"
+DEFAULT_PACKAGES="python3 python3-venv python3-pip make gcc libc6-dev liblwip-dev chromium firefox-esr webkit2gtk-driver openscad zbar-tools graphviz xvfb xauth fonts-dejavu-core dnsmasq-base systemd"
+PACKAGES="${*:-$DEFAULT_PACKAGES}"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -168,6 +168,22 @@ def tagged_partition(firmware, name=b"ROMFS", base=0x10000000):
         start = at + 1
 
 
+def program_version(firmware, base=0x10000000):
+    """The version string the rp2 firmware image `firmware` declares in its binary info (pico-sdk's
+    bi_program_version_string, which MicroPython's main.c sets to its git tag), or None: an entry of
+    type 6 (id and string), tag "RP", id 0x11a9bc3a, then a pointer to the string."""
+    import struct
+
+    at = firmware.find(struct.pack("<HHI", 6, 0x5052, 0x11A9BC3A))
+    if at < 0:
+        return None
+    pointer, = struct.unpack_from("<I", firmware, at + 8)
+    start = pointer - base
+    if not 0 <= start < len(firmware):
+        return None
+    return firmware[start:firmware.index(b"\0", start)].decode()
+
+
 class Layout:
     """Flash of one ROMFS firmware: the firmware from 0, the ROMFS partition, the littlefs storage.
     The rp2 port puts the partition right below the storage (rp2_flash.c, MICROPY_HW_ROMFS_BASE)."""

@@ -8,3 +8,9 @@
 #include "boards/RPI_PICO_W/mpconfigboard.h"
 
 #define MICROPY_HW_ROMFS_BYTES (256 * 1024)
+
+// The collector's mark stack, in entries (2 bytes each on rp2; MicroPython's rp2 boards keep gc.c's
+// 64). With the box's modules loaded, marking sys.modules and microdot's class dicts depth-first
+// needs more, and each overflow makes gc.c scan every marked block again: a collection took twice
+// as long. 256 entries cost 384 bytes of static RAM, which the heap gives up.
+#define MICROPY_ALLOC_GC_STACK_SIZE (256)

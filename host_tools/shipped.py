@@ -1,0 +1,123 @@
+"""Tidebox's own MicroPython firmware, shipped in the repository: boards/firmware/.
+
+MicroPython at a pinned commit with a 256 KB ROMFS partition (boards/PICO_W_ROMFS/,
+boards/PICO2_W_ROMFS/), one .uf2 a board, and firmware.json saying what they are:
+
+    {"micropython": {"commit": "...", "version": "..."}, "build": "<command>",
+     "images": {"pico_w": {"file": "tidebox-pico_w.uf2", "sha256": "...", "board": "RPI_PICO_W",
+                           "family": "rp2040"}, "pico2_w": {...}}}
+
+A maker flashes one of them once (BOOTSEL, copy it to the drive); `make deploy` then writes the
+bundle's ROMFS image and files (deploy.py). Code finds the images through `uf2_path(board)`.
+"""
+
+import hashlib
+import json
+from pathlib import Path
+
+import build
+
+ROOT = build.ROOT
+FIRMWARE_DIR = ROOT / "boards" / "firmware"
+MANIFEST = "firmware.json"
+DEFAULT_FILES = {"pico_w": "tidebox-pico_w.uf2", "pico2_w": "tidebox-pico2_w.uf2"}  # without firmware.json
+BOOTSEL_DRIVE = {"pico_w": "RPI-RP2", "pico2_w": "RP2350"}  # the USB drive a Pico shows while BOOTSEL is held
+BOARD_NAME = {"pico_w": "Pico W", "pico2_w": "Pico 2 W"}
+
+
+def manifest():
+    """firmware.json as a dict ({} while there is none)."""
+    path = FIRMWARE_DIR / MANIFEST
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def uf2_path(board):
+    """The shipped firmware image for `board` ("pico_w" or "pico2_w"); it may not exist."""
+    if board not in DEFAULT_FILES:
+        raise ValueError("no shipped firmware for board %r (%s)" % (board, ", ".join(DEFAULT_FILES)))
+    entry = manifest().get("images", {}).get(board) or {}
+    return FIRMWARE_DIR / entry.get("file", DEFAULT_FILES[board])
+
+
+def shown(path):
+    """The path as a maker types it: relative to the repository when it is in it."""
+    try:
+        return Path(path).resolve().relative_to(ROOT.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def check(board):
+    """The shipped image for `board`, after checking it is there and matches firmware.json's SHA-256;
+    raises ValueError saying what is wrong."""
+    path = uf2_path(board)
+    if not path.is_file():
+        raise ValueError("%s is not in this checkout (`git pull` brings it; boards/README.md says how "
+                         "to build it: `make firmware-romfs`)" % shown(path))
+    want = (manifest().get("images", {}).get(board) or {}).get("sha256")
+    if want and hashlib.sha256(path.read_bytes()).hexdigest() != want.lower():
+        raise ValueError("%s does not match the SHA-256 in %s (a Git LFS pointer, or damaged): "
+                         "`git checkout -- %s`" % (shown(path), MANIFEST, shown(FIRMWARE_DIR)))
+    return path
+
+
+# --- writing them (firmware.py ship, make firmware) -----------------------------------------------
+
+
+# Functions the emulated chip's bench times (pico_sim.mjs --uart-read, --gc-collect), found in the
+# build's ELF file, which is not shipped: their addresses are kept in firmware.json instead.
+BENCH_SYMBOLS = ("mp_machine_uart_read", "mp_call_function_1_protected", "gc_collect")
+
+
+def elf_symbols(elf, names):
+    """{name: address} of the functions `names` in an ARM ELF file's symbol table (what the firmware
+    build leaves beside firmware.uf2), read here so no ARM binutils are needed."""
+    import struct
+
+    data = Path(elf).read_bytes()
+    shoff, = struct.unpack_from("<I", data, 0x20)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x2E)
+    sections = [struct.unpack_from("<IIIIIIIIII", data, shoff + i * shentsize) for i in range(shnum)]
+    found = {}
+    for _, kind, _, _, offset, size, link, _, _, entsize in sections:
+        if kind != 2:  # SHT_SYMTAB
+            continue
+        strings = sections[link][4]
+        for at in range(offset, offset + size, entsize):
+            name_at, value, _, info, _, _ = struct.unpack_from("<IIIBBH", data, at)
+            end = data.index(b"\0", strings + name_at)
+            name = data[strings + name_at:end].decode()
+            if name in names and info & 0xF == 2:  # STT_FUNC
+                found[name] = value
+    return found
+
+
+def symbols(board):
+    """{name: address} of BENCH_SYMBOLS in the shipped image for `board` (firmware.json)."""
+    entry = manifest().get("images", {}).get(board) or {}
+    return {k: int(v, 16) for k, v in (entry.get("symbols") or {}).items()}
+
+
+def file_name(board):
+    return DEFAULT_FILES[board]
+
+
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def board_settings_sha256():
+    """A fingerprint of the project's board definitions the images are built from: a change there
+    without a rebuild shows as a mismatch with firmware.json (tests/test_shipped_firmware.py)."""
+    digest = hashlib.sha256()
+    for folder in sorted(build.BOARDS.glob("*_ROMFS")):
+        for path in sorted(folder.iterdir()):
+            digest.update(path.relative_to(build.BOARDS).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def write_manifest(data):
+    FIRMWARE_DIR.mkdir(parents=True, exist_ok=True)
+    (FIRMWARE_DIR / MANIFEST).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
