@@ -19,7 +19,8 @@ help:
 	@echo "make bench      print speed, size and memory figures"
 	@echo "make bench-evening  a 3-hour evening of games with power cuts (EVENING_MINUTES=30 for less)"
 	@echo "make bundle     build what goes on the board into build/bundle/ (and build/bundle.romfs)"
-	@echo "make deploy     copy the bundle to a Pico W over USB"
+	@echo "make deploy     put the bundle on a Pico W running Tidebox's firmware (boards/firmware/) over USB"
+	@echo "                (DEPLOY=mpy: as .mpy files on stock MicroPython; TIDEBOX_FLASH=1: flash it with picotool)"
 	@echo "make pi-install COUNTRY=GB  (on a Raspberry Pi, as root) install the box with the OLED Bonnet"
 	@echo "make enclosure  render the case to STL and PNG in build/enclosure/"
 	@echo "make firmware MICROPYTHON_SRC=..."
@@ -66,8 +67,9 @@ bundle: setup
 	$(PY) host_tools/bundle.py
 	$(PY) host_tools/romfs.py
 
+# DEPLOY=mpy: the fallback, stock MicroPython with the bundle's .mpy files on its filesystem (boards/README.md).
 deploy: bundle
-	$(PY) host_tools/deploy.py
+	$(PY) host_tools/deploy.py $(if $(DEPLOY),--mode $(DEPLOY))
 
 # On a Raspberry Pi with the OLED Bonnet, as root: needs no venv of this machine (README, "A Raspberry Pi box").
 pi-install:

@@ -1,30 +1,40 @@
 """Copy the bundle (build/bundle/, made by host_tools/bundle.py) to a Pico W over USB with mpremote.
 
     python host_tools/deploy.py [--port /dev/ttyACM0] [--bundle build/bundle] [--dry-run] [--no-reset]
+                                [--mode tidebox|mpy] [--mpy] [--flash]
                                 [--uf2 build/firmware/RPI_PICO_W/firmware.uf2]
+
+The board runs Tidebox's firmware (boards/firmware/, shipped.py: MicroPython with a ROMFS partition):
+the bundle's .mpy files go into that partition as one image (romfs.py; `mpremote romfs deploy`, only
+when the board's differs), mounted at /rom at boot; main.py, settings.json and the page (www/: the
+shared page and each game's part) are copied as files, and the board's .mpy copies are deleted, as
+they would shadow the image's (the current folder comes first in sys.path). Any firmware with a ROMFS
+partition that holds the image will do, and so does one with Tidebox frozen in (`make firmware`: only
+main.py, settings.json and the page are copied, the board's copies of the frozen modules deleted).
+
+On a board without it, deploy stops before changing anything and says which shipped .uf2 to copy to
+the BOOTSEL drive; where picotool is installed it offers to flash that file itself (it asks on a
+terminal; --flash or TIDEBOX_FLASH=1 says yes beforehand), and a Pico already waiting in BOOTSEL with
+its drive mounted gets the file copied onto it. `--mode mpy` (`make deploy DEPLOY=mpy`) is the
+fallback, chosen explicitly: stock MicroPython, the bundle's .mpy files on its littlefs.
 
 Steps: find the board; check that it runs MicroPython, new enough, with the .mpy version the bundle
 was compiled for; pause a watchdog the running firmware started (it would reset the board mid-copy);
-install the display driver with `mpremote mip install` if the board lacks it; copy only the files
-whose size or SHA-256 differ (the board hashes its own files); delete files of earlier deploys that
-the bundle no longer has; check the copies; reset the board.
+write the ROMFS image; install the display driver with `mpremote mip install` if the board lacks it;
+copy only the files whose size or SHA-256 differ (the board hashes its own files); delete files of
+earlier deploys that the bundle no longer has; check the copies; reset the board.
 
-With --uf2 (or TIDEBOX_UF2), a MicroPython firmware is flashed first: copied to the Pico's BOOTSEL
-USB drive when one is mounted (a running MicroPython board is asked into BOOTSEL with `mpremote
-bootloader`), or loaded with picotool where it is installed. On a firmware with Tidebox frozen in
-(`make firmware`), only main.py, settings.json and the page (www/: the shared page and each game's
-part) are copied: the board's copies of the frozen modules are deleted, as they would shadow the
-frozen ones. On a firmware with a ROMFS
-partition (`make firmware-romfs`), the bundle's .mpy files go into that partition as one image
-(romfs.py; `mpremote romfs deploy`, only when the board's differs), mounted at /rom at boot; main.py,
-settings.json and the page are copied as files, and the board's .mpy copies are deleted, as they
-would shadow the image's (the current folder comes first in sys.path).
+With --uf2 (or TIDEBOX_UF2), that firmware is flashed first: copied to the Pico's BOOTSEL USB drive
+when one is mounted (a running MicroPython board is asked into BOOTSEL with `mpremote bootloader`), or
+loaded with picotool where it is installed.
 
 The box's settings.json is written when the bundle was made with explicit settings (--settings or
 TIDEBOX_SETTINGS) or when the board has none; otherwise the board keeps its own.
 
 Everything that touches the board goes through a transport object (MpremoteTransport here); the
-tests use a fake one that records the steps.
+tests use a fake one that records the steps. deploy() itself defaults to mode "auto" (whatever the
+board's firmware offers: frozen, ROMFS, else .mpy files), for tools and tests; the command line asks
+for "tidebox" unless told "mpy".
 """
 
 import argparse
@@ -40,6 +50,7 @@ from pathlib import Path
 
 import bundle as bundle_tool
 import romfs as romfs_tool
+import shipped as shipped_tool
 import uf2 as uf2_tool
 
 MIP_PACKAGES = bundle_tool.MIP_PACKAGES
@@ -56,10 +67,21 @@ FLASH_WAIT_S = 30  # a Pico takes a few seconds to reboot into BOOTSEL, or from 
 NOT_FROZEN = ("main.py", SETTINGS_NAME, "www/")
 PROBE_MARK = "TIDEBOX-PROBE "
 PREPARED_MARK = "TIDEBOX-PREPARED"
+# What deploy asks of the board's firmware: Tidebox's (a ROMFS partition, or Tidebox frozen in), or
+# stock MicroPython with the .mpy files on its littlefs (chosen explicitly), or whatever it offers.
+TIDEBOX, MPY, AUTO = "tidebox", "mpy", "auto"
 
 
 class DeployError(Exception):
     """A message for the person at the keyboard: what is wrong and what to do."""
+
+
+class InBootsel(DeployError):
+    """No MicroPython on USB, but a Pico waiting in BOOTSEL mode (its drives)."""
+
+    def __init__(self, message, drives):
+        super().__init__(message)
+        self.drives = drives
 
 
 class TransportError(Exception):
@@ -286,7 +308,9 @@ def prepare_script(remove, mkdirs, root="/"):
 # --- the checks ----------------------------------------------------------------------------------
 
 
-def flash_help(board):
+def flash_help(board, shipped=False):
+    if shipped:
+        return shipped_help(board, other=True)
     name = UF2.get(board, "RPI_PICO_W")
     drive = "RP2350" if board == "pico2_w" else "RPI-RP2"
     return (
@@ -299,7 +323,27 @@ def flash_help(board):
     ) % {"name": name, "drive": drive}
 
 
-def find_port(transport, board, port=None):
+def shipped_help(board, other=False, extra=""):
+    """What to do to put Tidebox's firmware (boards/firmware/) on the board; `other` adds the other
+    board's file, for when the chip is not known; `extra`, a line before the fallback's."""
+    text = ("Put Tidebox's firmware on it:\n"
+            "  hold BOOTSEL while plugging in the %s, then copy %s to the %s drive\n"
+            "  (the Pico restarts by itself), then run `make deploy` again."
+            % (shipped_tool.BOARD_NAME[board], shipped_tool.shown(shipped_tool.uf2_path(board)),
+               shipped_tool.BOOTSEL_DRIVE[board]))
+    if other:
+        for name in shipped_tool.DEFAULT_FILES:
+            if name != board:
+                text += ("\n  (A %s: %s to the %s drive, and `make deploy TIDEBOX_BOARD=%s`.)"
+                         % (shipped_tool.BOARD_NAME[name], shipped_tool.shown(shipped_tool.uf2_path(name)),
+                            shipped_tool.BOOTSEL_DRIVE[name], name))
+    if extra:
+        text += "\n" + extra
+    return text + ("\nTo keep stock MicroPython instead, `make deploy DEPLOY=mpy` puts the bundle on it as "
+                   ".mpy files\n(boards/README.md).")
+
+
+def find_port(transport, board, port=None, shipped=False):
     """The serial port of the one Pico running MicroPython, or a DeployError saying what to do."""
     if port:
         return port
@@ -317,17 +361,19 @@ def find_port(transport, board, port=None):
     circuit = [d for d in devices if d.vid == ADAFRUIT_VID]
     if circuit:
         raise DeployError("The board on %s runs CircuitPython, not MicroPython.\n%s"
-                          % (circuit[0].port, flash_help(board)))
+                          % (circuit[0].port, flash_help(board, shipped)))
     drives = transport.bootsel_drives()
     if drives:
-        raise DeployError("A Pico is connected in BOOTSEL mode (%s): it is waiting for firmware, so "
-                          "MicroPython is not running on it.\n%s" % (", ".join(drives), flash_help(board)))
+        message = ("A Pico is connected in BOOTSEL mode (%s): it is waiting for firmware, so MicroPython is "
+                   "not running on it.\n%s" % (", ".join(drives), flash_help(board, shipped)))
+        raise InBootsel(message, drives)
     raise DeployError(
         "No Pico found over USB.\n"
         "  - Plug it in with a USB cable that carries data (many charging cables do not).\n"
         "  - On Linux, your user needs access to serial ports: `sudo usermod -aG dialout $USER`, then log\n"
         "    in again.\n"
-        "  - A new Pico has no MicroPython yet and shows up as a USB drive instead.\n" + flash_help(board))
+        "  - A new Pico has no MicroPython yet and shows up as a USB drive instead.\n"
+        + flash_help(board, shipped))
 
 
 def flash_uf2(transport, uf2, board, port=None, log=print, wait_s=FLASH_WAIT_S, sleep=time.sleep):
@@ -390,6 +436,73 @@ def flash_uf2(transport, uf2, board, port=None, log=print, wait_s=FLASH_WAIT_S, 
     log("the board runs the new firmware")
 
 
+def ask_on_terminal(question):
+    """y/N on the terminal; anything but y or yes (or no answer) is no."""
+    try:
+        return input(question).strip().lower() in ("y", "yes")
+    except EOFError:
+        return False
+
+
+def has_tidebox_firmware(found, image_bytes):
+    """Whether the probed board runs Tidebox's firmware: a ROMFS partition that holds the bundle's
+    image (any firmware with one will do), or Tidebox frozen in."""
+    rom = found.get("romfs")
+    return bool(found.get("frozen")) or bool(rom and rom["size"] >= image_bytes)
+
+
+def chip_board(found, board):
+    """The board whose shipped firmware fits the probed chip (the bundle's board when it does not say)."""
+    machine = found.get("machine", "")
+    if "RP2350" in machine:
+        return "pico2_w"
+    return "pico_w" if "RP2040" in machine else board
+
+
+def drive_board(drives, board):
+    """The board whose shipped firmware fits the Pico behind a BOOTSEL drive (by its label)."""
+    for drive in drives:
+        for name, label in shipped_tool.BOOTSEL_DRIVE.items():
+            if Path(drive).name == label:
+                return name
+    return board
+
+
+def lacks_firmware(found, board, port, image_bytes):
+    rom = found.get("romfs")
+    if rom:
+        why = "its ROMFS partition holds %.1f KB, and the bundle's ROMFS image is %.1f KB" % (
+            rom["size"] / 1024, image_bytes / 1024)
+    else:
+        why = "it has no ROMFS partition for the bundle's ROMFS image (%.1f KB)" % (image_bytes / 1024)
+    return "The %s on %s runs MicroPython %s, not Tidebox's firmware: %s." % (
+        shipped_tool.BOARD_NAME[board], port, version_text(found["version"]), why)
+
+
+def flash_shipped(transport, board, port, reason, flash=False, ask=None, log=print, drives=()):
+    """Put Tidebox's firmware for `board` (boards/firmware/) on the Pico: copied to a mounted BOOTSEL
+    drive, or with picotool when `flash` or `ask(question)` says yes. Otherwise raise DeployError:
+    `reason` and what to do by hand."""
+    by_hand = reason + "\n" + shipped_help(board)
+    mounted = [d for d in drives if os.path.isdir(d)]
+    if not mounted and not transport.has_picotool():
+        raise DeployError(by_hand)
+    try:
+        uf2 = shipped_tool.check(board)
+    except ValueError as e:
+        raise DeployError("%s\n%s" % (reason, e)) from e
+    shown = shipped_tool.shown(uf2)
+    if mounted:
+        log("a Pico waits in BOOTSEL mode (%s): copying Tidebox's firmware %s to it" % (mounted[0], shown))
+    else:
+        question = ("%s\npicotool is installed: flash %s onto the %s now? Its files and saved games stay. "
+                    "[y/N] " % (reason, shown, shipped_tool.BOARD_NAME[board]))
+        if not (flash or (ask is not None and ask(question))):
+            hint = "picotool is installed: `make deploy TIDEBOX_FLASH=1` has it flash %s for you." % shown
+            raise DeployError(reason + "\n" + shipped_help(board, extra=hint))
+    flash_uf2(transport, uf2, board, port, log)
+
+
 def parse_marked(output, mark):
     for line in output.splitlines():
         if line.startswith(mark):
@@ -397,7 +510,7 @@ def parse_marked(output, mark):
     raise ValueError("no %r line in %r" % (mark.strip(), output[-500:]))
 
 
-def probe(transport, port, board, wanted, root="/", image_bytes=0):
+def probe(transport, port, board, wanted, root="/", image_bytes=0, shipped=False):
     try:
         out = transport.exec(probe_script(wanted, root, image_bytes))
         return parse_marked(out, PROBE_MARK)
@@ -406,7 +519,7 @@ def probe(transport, port, board, wanted, root="/", image_bytes=0):
             "The device on %s does not answer as MicroPython (%s).\n"
             "It may run other firmware, or a program that holds on to the USB port; pressing Ctrl-C in\n"
             "`mpremote connect %s repl` shows which.\n%s"
-            % (port, (str(e).splitlines() or [""])[-1], port, flash_help(board))
+            % (port, (str(e).splitlines() or [""])[-1], port, flash_help(board, shipped))
         ) from e
 
 
@@ -414,8 +527,9 @@ def version_text(version):
     return ".".join(str(n) for n in version)
 
 
-def check_firmware(found, info, mpy_files=()):
-    """Raise DeployError unless the board's MicroPython can run the bundle; returns a note."""
+def check_firmware(found, info, mpy_files=(), shipped=False):
+    """Raise DeployError unless the board's MicroPython can run the bundle; returns a note. `shipped`:
+    the help names Tidebox's firmware (boards/firmware/), not MicroPython's releases."""
     board = info["board"]
     version = tuple(found["version"])
     need = tuple(info["min_firmware"])
@@ -426,13 +540,13 @@ def check_firmware(found, info, mpy_files=()):
     if not found.get("wifi"):
         raise DeployError("MicroPython %s on this board has no Wi-Fi (`network.WLAN` is missing): it is the "
                           "firmware for a Pico without W, or the board is not a Pico W.\n%s"
-                          % (version_text(version), flash_help(board)))
+                          % (version_text(version), flash_help(board, shipped)))
     if major is None or major < info["mpy_major"]:
         raise DeployError(
             "The board runs MicroPython %s, which loads .mpy version %s; the bundle is .mpy version %s "
             "(mpy-cross emits v%s), which needs MicroPython 1.20 or newer, and Tidebox needs %s or newer.\n%s"
             % (version_text(version), major if major is not None else "5 or older", info["mpy_major"],
-               info["mpy_cross"], version_text(need), flash_help(board)))
+               info["mpy_cross"], version_text(need), flash_help(board, shipped)))
     if major != info["mpy_major"]:
         raise DeployError(
             "The board's MicroPython %s loads .mpy version %d, but the bundle is .mpy version %d (mpy-cross "
@@ -441,7 +555,7 @@ def check_firmware(found, info, mpy_files=()):
             % (version_text(version), major, info["mpy_major"], info["mpy_cross"]))
     if version < need:
         raise DeployError("The board runs MicroPython %s; Tidebox needs %s or newer.\n%s"
-                          % (version_text(version), version_text(need), flash_help(board)))
+                          % (version_text(version), version_text(need), flash_help(board, shipped)))
     for rel, (file_major, file_sub, file_arch) in mpy_files:
         if file_major != major:
             raise DeployError("%s is .mpy version %d; the board loads version %d: run `make bundle` again"
@@ -512,9 +626,17 @@ def plan(local, found, info):
     return copy, remove, mkdirs, keep_settings
 
 
-def deploy(transport, bundle_dir, port=None, do_reset=True, dry_run=False, root="/", log=print, uf2=None):
+def deploy(transport, bundle_dir, port=None, do_reset=True, dry_run=False, root="/", log=print, uf2=None,
+           mode=AUTO, flash=False, ask=None):
     """Deploy the bundle (after flashing the firmware `uf2`, when given); returns a summary dict.
-    Raises DeployError with a message for the user."""
+    Raises DeployError with a message for the user.
+
+    `mode`: TIDEBOX (what `make deploy` asks for) needs Tidebox's firmware on the board and, without
+    it, stops before changing anything, or flashes the shipped one: onto a mounted BOOTSEL drive, or
+    with picotool when `flash` is true or `ask(question)` answers yes. MPY puts the .mpy files on the
+    board's littlefs, whatever its firmware. AUTO takes what the firmware offers."""
+    if mode not in (TIDEBOX, MPY, AUTO):
+        raise DeployError("deploy mode %r: use %s or %s" % (mode, TIDEBOX, MPY))
     bundle_dir = Path(bundle_dir)
     info_file = bundle_tool.info_path(bundle_dir)
     if not bundle_dir.is_dir() or not info_file.exists():
@@ -532,13 +654,41 @@ def deploy(transport, bundle_dir, port=None, do_reset=True, dry_run=False, root=
 
     if uf2 and not dry_run:
         flash_uf2(transport, uf2, board, port, log)
-    port = find_port(transport, board, port)
+    shipped = mode == TIDEBOX
+    given_port = port
+    try:
+        port = find_port(transport, board, given_port, shipped)
+    except InBootsel as e:
+        if not shipped or dry_run:
+            raise
+        flash_shipped(transport, drive_board(e.drives, board), None, str(e).split("\n")[0], flash, ask, log,
+                      e.drives)
+        port = find_port(transport, board, given_port, shipped)
     transport.connect(port)
     log("board on %s" % port)
-    found = probe(transport, port, board, local, root, len(image))
+    found = probe(transport, port, board, local, root, len(image), shipped)
+    if shipped and not has_tidebox_firmware(found, len(image)):
+        chip = chip_board(found, board)
+        reason = lacks_firmware(found, chip, port, len(image))
+        if dry_run:
+            raise DeployError(reason + "\n" + shipped_help(chip))
+        flash_shipped(transport, chip, port, reason, flash, ask, log)
+        port = find_port(transport, board, given_port, shipped)
+        transport.connect(port)
+        log("board on %s" % port)
+        found = probe(transport, port, board, local, root, len(image), shipped)
+        if not has_tidebox_firmware(found, len(image)):
+            raise DeployError("The Pico was flashed, but it shows no ROMFS partition for the bundle's image: "
+                              "unplug it and plug it in, then `make deploy` again.")
     rom = found.get("romfs")
     write_image = False
-    if found.get("frozen"):
+    if mode == MPY:
+        note = ""
+        if found.get("frozen") or rom:
+            note = (" (the firmware's %s stay as they are; these files come first in sys.path)"
+                    % ("frozen modules" if found.get("frozen") else "ROMFS partition and image"))
+        log("DEPLOY=mpy: the bundle's .mpy files go onto the board's filesystem%s" % note)
+    elif found.get("frozen"):
         local = {rel: v for rel, v in local.items() if rel in NOT_FROZEN or rel.startswith(NOT_FROZEN)}
         log("the firmware has Tidebox frozen in: copying only %s" % ", ".join(sorted(local)))
     elif rom:
@@ -554,7 +704,7 @@ def deploy(transport, bundle_dir, port=None, do_reset=True, dry_run=False, root=
                                                   "to write" if write_image else "already there",
                                                   ", ".join(sorted(local))))
     mpy_files = [(rel, bundle_tool.mpy_header(bundle_dir / rel)[:3]) for rel in local if rel.endswith(".mpy")]
-    log(check_firmware(found, info, mpy_files))
+    log(check_firmware(found, info, mpy_files, shipped))
 
     copy, remove, mkdirs, keep_settings = plan(local, found, info)
     settings = board_settings(found, info["settings"]) if keep_settings else info["settings"]
@@ -638,12 +788,21 @@ def main(argv=None):
     parser.add_argument("--bundle", default=str(bundle_tool.BUNDLE_DIR))
     parser.add_argument("--dry-run", action="store_true", help="check and show the plan; change nothing")
     parser.add_argument("--no-reset", action="store_true")
+    parser.add_argument("--mode", choices=(TIDEBOX, MPY), default=TIDEBOX,
+                        help="tidebox (the default): the board runs Tidebox's firmware (boards/firmware/), "
+                             "the bundle goes into its ROMFS partition; mpy: stock MicroPython, the "
+                             "bundle's .mpy files on its filesystem (make deploy DEPLOY=mpy)")
+    parser.add_argument("--mpy", dest="mode", action="store_const", const=MPY, help="the same as --mode mpy")
+    parser.add_argument("--flash", action="store_true", default=os.environ.get("TIDEBOX_FLASH") == "1",
+                        help="flash Tidebox's firmware with picotool, without asking, when the board lacks "
+                             "it (or TIDEBOX_FLASH=1)")
     parser.add_argument("--uf2", default=os.environ.get("TIDEBOX_UF2") or None,
                         help="flash this MicroPython firmware first (make firmware builds one)")
     args = parser.parse_args(argv)
+    ask = ask_on_terminal if sys.stdin.isatty() and sys.stdout.isatty() else None
     try:
         deploy(MpremoteTransport(), args.bundle, port=args.port, do_reset=not args.no_reset,
-               dry_run=args.dry_run, uf2=args.uf2)
+               dry_run=args.dry_run, uf2=args.uf2, mode=args.mode, flash=args.flash, ask=ask)
     except DeployError as e:
         print("deploy: " + str(e), file=sys.stderr)
         return 1

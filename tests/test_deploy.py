@@ -487,3 +487,265 @@ def test_flashing_errors(small_bundle, tmp_path):
     assert "make firmware" in error_of(FakeTransport(tmp_path / "flash"), small_bundle, uf2=missing)
     (tmp_path / "bad.uf2").write_bytes(b"not a uf2")
     assert "not a UF2" in error_of(FakeTransport(tmp_path / "flash"), small_bundle, uf2=tmp_path / "bad.uf2")
+
+
+# --- Tidebox's own firmware (boards/firmware/): what `make deploy` asks of the board ---------------
+
+
+@pytest.fixture
+def shipped_firmware(tmp_path, monkeypatch):
+    """A checkout's boards/firmware/ of its own (two .uf2 and firmware.json), in place of the real one."""
+    import shipped
+
+    root = tmp_path / "checkout"
+    folder = root / "boards" / "firmware"
+    folder.mkdir(parents=True)
+    images = {}
+    for board, family in (("pico_w", "rp2040"), ("pico2_w", "rp2350")):
+        data = uf2.bin_to_uf2(bytes(range(256)) * 4, family)
+        (folder / ("tidebox-%s.uf2" % board)).write_bytes(data)
+        images[board] = {"file": "tidebox-%s.uf2" % board, "sha256": hashlib.sha256(data).hexdigest(),
+                         "board": deploy.UF2[board], "family": family}
+    (folder / "firmware.json").write_text(json.dumps({
+        "micropython": {"commit": "3fff03367a", "version": "v1.29.0-preview-488-g3fff03367a"},
+        "build": "make firmware-romfs", "images": images}))
+    monkeypatch.setattr(shipped, "ROOT", root)
+    monkeypatch.setattr(shipped, "FIRMWARE_DIR", folder)
+    return folder
+
+
+def romfs_board(flash, **kw):
+    """The fake board with a ROMFS partition (tests/test_romfs.py)."""
+    from test_romfs import RomfsTransport
+
+    return RomfsTransport(flash, **kw)
+
+
+def reflashable(flash, **kw):
+    """A board on stock MicroPython (no ROMFS partition) that runs Tidebox's firmware, with its 256 KB
+    partition, once a .uf2 is loaded with picotool or copied to its BOOTSEL drive; `loaded` lists them."""
+    from test_romfs import RomfsTransport
+
+    class Reflashable(RomfsTransport):
+        def __init__(self):
+            super().__init__(flash, **kw)
+            self.tidebox = False
+            self.loaded = []
+
+        def exec(self, code):
+            return (RomfsTransport if self.tidebox else FakeTransport).exec(self, code)
+
+        def flashed(self, uf2):
+            self.loaded.append(Path(uf2))
+            self.tidebox = True
+            self.version = "1.29.0"
+            self._devices = [PICO_DEVICE]
+            self.bootsel = []
+
+        def picotool_load(self, uf2):
+            super().picotool_load(uf2)
+            self.flashed(uf2)
+
+        def copy_uf2(self, uf2, drive):
+            super().copy_uf2(uf2, drive)
+            self.flashed(uf2)
+
+    return Reflashable()
+
+
+WRITES = ("put", "mip", "romfs_deploy", "reset", "picotool", "copy_uf2", "bootloader")
+
+
+def test_board_without_romfs_is_told_the_shipped_file_and_left_alone(small_bundle, tmp_path,
+                                                                      shipped_firmware):
+    board = FakeTransport(tmp_path / "flash")
+    message = error_of(board, small_bundle, mode="tidebox")
+    assert message.startswith("The Pico W on /dev/ttyACM0 runs MicroPython 1.24.1, not Tidebox's firmware: "
+                              "it has no ROMFS partition")
+    assert ("hold BOOTSEL while plugging in the Pico W, then copy boards/firmware/tidebox-pico_w.uf2 to "
+            "the RPI-RP2 drive") in message
+    assert "then run `make deploy` again" in message and "`make deploy DEPLOY=mpy`" in message
+    assert "TIDEBOX_FLASH" not in message  # no picotool here
+    kinds = [s[0] if s[0] != "exec" else s[1] for s in board.steps]
+    assert kinds == ["devices", "connect", "probe"] and flash_files(board.flash) == []
+
+    write_info(small_bundle, board="pico2_w")
+    pico2 = FakeTransport(tmp_path / "flash", firmware=PICO2_W)
+    message = error_of(pico2, small_bundle, mode="tidebox")
+    assert ("hold BOOTSEL while plugging in the Pico 2 W, then copy boards/firmware/tidebox-pico2_w.uf2 to "
+            "the RP2350 drive") in message
+
+
+def test_the_file_named_fits_the_chip_not_the_bundle(small_bundle, tmp_path, shipped_firmware):
+    message = error_of(FakeTransport(tmp_path / "flash", firmware=PICO2_W), small_bundle, mode="tidebox")
+    assert "The Pico 2 W on /dev/ttyACM0" in message and "tidebox-pico2_w.uf2 to the RP2350 drive" in message
+
+
+def test_a_partition_too_small_counts_as_no_tidebox_firmware(small_bundle, tmp_path, shipped_firmware):
+    board = romfs_board(tmp_path / "flash", size=256)
+    message = error_of(board, small_bundle, mode="tidebox")
+    assert "its ROMFS partition holds 0.2 KB, and the bundle's ROMFS image is" in message
+    assert "boards/firmware/tidebox-pico_w.uf2 to the RPI-RP2 drive" in message
+    assert not [s for s in board.steps if s[0] in WRITES]
+
+
+def test_no_board_names_both_shipped_files(small_bundle, tmp_path, shipped_firmware):
+    message = error_of(FakeTransport(tmp_path / "flash", devices=[]), small_bundle, mode="tidebox")
+    assert message.startswith("No Pico found over USB") and "micropython.org" not in message
+    assert "copy boards/firmware/tidebox-pico_w.uf2 to the RPI-RP2 drive" in message
+    assert "boards/firmware/tidebox-pico2_w.uf2 to the RP2350 drive" in message
+    assert "TIDEBOX_BOARD=pico2_w" in message
+
+
+def test_picotool_flashes_the_shipped_file_when_the_person_agrees(small_bundle, tmp_path, shipped_firmware):
+    board = reflashable(tmp_path / "flash", picotool=True)
+    asked = []
+    summary, log = run(board, small_bundle, mode="tidebox", ask=lambda q: asked.append(q) or True)
+    assert len(asked) == 1 and "flash boards/firmware/tidebox-pico_w.uf2 onto the Pico W now?" in asked[0]
+    assert asked[0].startswith("The Pico W on /dev/ttyACM0 runs MicroPython 1.24.1, not Tidebox's firmware")
+    assert asked[0].endswith("[y/N] ")
+    assert board.loaded == [shipped_firmware / "tidebox-pico_w.uf2"]
+    names = [s[0] for s in board.steps]
+    assert names.index("bootloader") < names.index("picotool") < names.index("romfs_deploy")
+    assert summary["romfs"] and summary["reset"] and "flashing tidebox-pico_w.uf2 with picotool" in log
+    assert sorted(board.puts()) == ["main.py", "settings.json", "www/index.html.gz", "www/token_tide.js.gz"]
+
+
+def test_picotool_without_consent_flashes_nothing(small_bundle, tmp_path, shipped_firmware):
+    board = reflashable(tmp_path / "flash", picotool=True)
+    message = error_of(board, small_bundle, mode="tidebox", ask=lambda q: False)
+    assert "boards/firmware/tidebox-pico_w.uf2 to the RPI-RP2 drive" in message
+    assert "`make deploy TIDEBOX_FLASH=1` has it flash boards/firmware/tidebox-pico_w.uf2 for you" in message
+    assert board.loaded == [] and not [s for s in board.steps if s[0] in WRITES]
+    no_terminal = reflashable(tmp_path / "flash2", picotool=True)  # no one to ask: no
+    assert "TIDEBOX_FLASH=1" in error_of(no_terminal, small_bundle, mode="tidebox")
+    assert no_terminal.loaded == []
+
+
+def test_flash_says_yes_beforehand(small_bundle, tmp_path, shipped_firmware):
+    board = reflashable(tmp_path / "flash", picotool=True)
+    summary, _ = run(board, small_bundle, mode="tidebox", flash=True,
+                     ask=lambda q: pytest.fail("asked although told to flash"))
+    assert board.loaded == [shipped_firmware / "tidebox-pico_w.uf2"] and summary["romfs"]
+
+
+def test_dry_run_never_flashes(small_bundle, tmp_path, shipped_firmware):
+    board = reflashable(tmp_path / "flash", picotool=True)
+    message = error_of(board, small_bundle, mode="tidebox", flash=True, dry_run=True)
+    assert "tidebox-pico_w.uf2 to the RPI-RP2 drive" in message and board.loaded == []
+
+
+def test_a_damaged_shipped_file_is_not_flashed(small_bundle, tmp_path, shipped_firmware):
+    (shipped_firmware / "tidebox-pico_w.uf2").write_bytes(b"version https://git-lfs.github.com/spec/v1\n")
+    board = reflashable(tmp_path / "flash", picotool=True)
+    message = error_of(board, small_bundle, mode="tidebox", flash=True)
+    assert "does not match the SHA-256 in firmware.json" in message and board.loaded == []
+
+
+def test_a_pico_waiting_in_bootsel_gets_the_shipped_file(small_bundle, tmp_path, shipped_firmware):
+    drive = tmp_path / "RP2350"  # a Pico 2 W's drive: its file, whatever the bundle's board
+    drive.mkdir()
+    board = reflashable(tmp_path / "flash", devices=[], bootsel=[str(drive)], firmware=PICO2_W)
+    summary, log = run(board, small_bundle, mode="tidebox")
+    copied = (drive / "tidebox-pico2_w.uf2").read_bytes()
+    assert copied == (shipped_firmware / "tidebox-pico2_w.uf2").read_bytes()
+    assert board.steps[:2] == [("devices",), ("copy_uf2", "RP2350")]
+    assert "a Pico waits in BOOTSEL mode" in log and summary["romfs"] and summary["reset"]
+
+
+def test_a_pico_in_bootsel_without_a_mounted_drive_is_told_what_to_do(small_bundle, tmp_path,
+                                                                      shipped_firmware):
+    board = FakeTransport(tmp_path / "flash", devices=[], bootsel=["/dev/disk/by-label/RPI-RP2"])
+    message = error_of(board, small_bundle, mode="tidebox")
+    assert message.startswith("A Pico is connected in BOOTSEL mode (/dev/disk/by-label/RPI-RP2)")
+    assert "copy boards/firmware/tidebox-pico_w.uf2 to the RPI-RP2 drive" in message
+
+
+def test_romfs_board_in_tidebox_mode_as_before(small_bundle, tmp_path, shipped_firmware):
+    board = romfs_board(tmp_path / "flash")
+    summary, log = run(board, small_bundle, mode="tidebox")
+    kinds = [s[0] if s[0] != "exec" else s[1] for s in board.steps]
+    puts = ["put"] * 4
+    assert kinds == ["devices", "connect", "probe", "mip", "romfs_deploy", "probe", "prepare"] + puts + [
+        "probe", "reset"]
+    assert sorted(board.puts()) == ["main.py", "settings.json", "www/index.html.gz", "www/token_tide.js.gz"]
+    assert "ROMFS partition (256 KB)" in log and "the ROMFS image is on the board" in log
+    frozen = FakeTransport(tmp_path / "frozen", frozen=True)  # Tidebox frozen in: Tidebox's firmware too
+    run(frozen, small_bundle, mode="tidebox")
+    assert sorted(frozen.puts()) == ["main.py", "settings.json", "www/index.html.gz", "www/token_tide.js.gz"]
+
+
+def test_mpy_fallback_puts_mpy_files_on_stock_micropython(small_bundle, tmp_path, shipped_firmware):
+    board = FakeTransport(tmp_path / "flash")
+    summary, log = run(board, small_bundle, mode="mpy")
+    assert sorted(board.puts()) == sorted(deploy.local_files(small_bundle))
+    assert "DEPLOY=mpy: the bundle's .mpy files go onto the board's filesystem" in log and summary["reset"]
+    on_romfs = romfs_board(tmp_path / "romfs")  # chosen explicitly: files, even with a partition there
+    summary, log = run(on_romfs, small_bundle, mode="mpy")
+    assert "tidebox/box.mpy" in on_romfs.puts() and summary["romfs"] is None
+    assert ("romfs_deploy", "bundle.romfs") not in on_romfs.steps and "ROMFS partition and image" in log
+    with pytest.raises(deploy.DeployError, match="deploy mode 'files'"):
+        run(FakeTransport(tmp_path / "flash"), small_bundle, mode="files")
+
+
+REAL_DEPLOY = deploy.deploy
+
+
+def cli(monkeypatch, transport, argv, capsys):
+    """deploy.py's main() on the fake board (the fake's folder as the board's root)."""
+    monkeypatch.setattr(deploy, "MpremoteTransport", lambda: transport)
+    root = str(transport.flash) + "/"
+    monkeypatch.setattr(deploy, "deploy", lambda *a, **kw: REAL_DEPLOY(*a, root=root, **kw))
+    code = deploy.main(argv)
+    return code, capsys.readouterr().err
+
+
+def test_command_line_asks_for_tidebox_firmware(small_bundle, tmp_path, shipped_firmware, monkeypatch,
+                                                capsys):
+    monkeypatch.delenv("TIDEBOX_FLASH", raising=False)
+    monkeypatch.delenv("DEPLOY_PORT", raising=False)
+    monkeypatch.delenv("TIDEBOX_UF2", raising=False)
+    board = reflashable(tmp_path / "flash", picotool=True)
+    code, err = cli(monkeypatch, board, ["--bundle", str(small_bundle)], capsys)
+    assert code == 1 and err.startswith("deploy: The Pico W on /dev/ttyACM0 runs MicroPython 1.24.1")
+    assert "copy boards/firmware/tidebox-pico_w.uf2 to the RPI-RP2 drive" in err and board.loaded == []
+
+    monkeypatch.setenv("TIDEBOX_FLASH", "1")
+    code, err = cli(monkeypatch, board, ["--bundle", str(small_bundle)], capsys)
+    assert code == 0 and board.loaded == [shipped_firmware / "tidebox-pico_w.uf2"]
+
+    for argv in (["--mode", "mpy"], ["--mpy"]):
+        stock = FakeTransport(tmp_path / argv[0].strip("-"))
+        code, _ = cli(monkeypatch, stock, ["--bundle", str(small_bundle)] + argv, capsys)
+        assert code == 0 and "tidebox/box.mpy" in stock.puts()
+    with pytest.raises(SystemExit):
+        deploy.main(["--bundle", str(small_bundle), "--mode", "mpyy"])  # a typo is refused, not ignored
+
+
+def test_picotool_command_loads_the_shipped_file(monkeypatch, shipped_firmware):
+    import shipped
+
+    calls = []
+
+    def fake_run(cmd, capture_output, text, timeout):
+        calls.append(cmd)
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(deploy.subprocess, "run", fake_run)
+    deploy.MpremoteTransport(mpremote="mpremote").picotool_load(shipped.check("pico_w"))
+    assert calls == [["picotool", "load", "-v", "-x", str(shipped_firmware / "tidebox-pico_w.uf2")]]
+
+
+def test_shipped_manifest(shipped_firmware, monkeypatch):
+    import shipped
+
+    assert shipped.manifest()["micropython"]["commit"] == "3fff03367a"
+    assert shipped.uf2_path("pico2_w") == shipped_firmware / "tidebox-pico2_w.uf2"
+    assert shipped.shown(shipped.uf2_path("pico_w")) == "boards/firmware/tidebox-pico_w.uf2"
+    (shipped_firmware / "firmware.json").unlink()  # before firmware.json: the usual names, unchecked
+    assert shipped.manifest() == {} and shipped.check("pico_w") == shipped_firmware / "tidebox-pico_w.uf2"
+    (shipped_firmware / "tidebox-pico_w.uf2").unlink()
+    with pytest.raises(ValueError, match="tidebox-pico_w.uf2 is not in this checkout"):
+        shipped.check("pico_w")
+    with pytest.raises(ValueError, match="no shipped firmware"):
+        shipped.uf2_path("pico")
