@@ -9,7 +9,7 @@ the bundle's .mpy files go into that partition as one image (romfs.py; `mpremote
 when the board's differs), mounted at /rom at boot; main.py, settings.json and the page (www/: the
 shared page and each game's part) are copied as files, and the board's .mpy copies are deleted, as
 they would shadow the image's (the current folder comes first in sys.path). Any firmware with a ROMFS
-partition that holds the image will do, and so does one with Tidebox frozen in (`make firmware`: only
+partition that holds the image will do, and so does one with Tidebox frozen in (`make firmware-frozen`: only
 main.py, settings.json and the page are copied, the board's copies of the frozen modules deleted).
 
 On a board without it, deploy stops before changing anything and says which shipped .uf2 to copy to
@@ -206,7 +206,7 @@ try:
     info["wifi"] = hasattr(network, "WLAN")
 except ImportError:
     info["wifi"] = False
-# A firmware with Tidebox frozen in (make firmware): its modules come from ".frozen" (a tidebox
+# A firmware with Tidebox frozen in (make firmware-frozen): its modules come from ".frozen" (a tidebox
 # imported already, from a filesystem or a ROMFS image, is set aside for the test).
 path = sys.path[:]
 loaded = sys.modules.pop("tidebox", None)
@@ -220,7 +220,7 @@ finally:
     sys.path[:] = path
     if loaded is not None:
         sys.modules["tidebox"] = loaded
-# A firmware with a ROMFS partition (make firmware-romfs): its size, and the SHA-256 of its first
+# A firmware with a ROMFS partition (make firmware, boards/firmware/): its size, and the SHA-256 of its first
 # IMAGE bytes (the image deploy would write there), read in place from flash.
 info["romfs"] = None
 try:

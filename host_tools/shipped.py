@@ -55,7 +55,7 @@ def check(board):
     path = uf2_path(board)
     if not path.is_file():
         raise ValueError("%s is not in this checkout (`git pull` brings it; boards/README.md says how "
-                         "to build it: `make firmware-romfs`)" % shown(path))
+                         "to build it: `make firmware`)" % shown(path))
     want = (manifest().get("images", {}).get(board) or {}).get("sha256")
     if want and hashlib.sha256(path.read_bytes()).hexdigest() != want.lower():
         raise ValueError("%s does not match the SHA-256 in %s (a Git LFS pointer, or damaged): "
