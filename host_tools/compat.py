@@ -189,21 +189,18 @@ def build_tag(src, tag, out, sources, jobs):
 
 
 def build_rp2(src, tag, out, sources):
-    """The stock RPI_PICO_W firmware of `tag` and micropython-lib's ssd1306 driver, laid out as
-    sim_pico.py reads them (make sim-pico's FIRMWARE_DIR); returns (that folder or None, notes)."""
+    """Tidebox's ROMFS firmware for the Pico W built from `tag`, as sim_pico.py runs it in place of the
+    shipped one (TIDEBOX_PICO_UF2); returns (its .uf2 or None, notes)."""
     folder = out / ("rp2-" + tag)
     tree, notes = prepare_tree(src, tag, folder, firmware.SUBMODULES["firmware"], sources)
     firmware_dir = folder / "firmware"
     failure = built(folder / "build.log", ([sys.executable, Path(firmware.__file__), "firmware", "--src",
-                                            tree, "--out", firmware_dir, "--board", "pico_w", "--stock",
+                                            tree, "--out", firmware_dir, "--board", "pico_w", "--romfs",
                                             "--no-frozen"],))
     if failure:
         return None, notes + [failure]
-    driver = sim_pico.stock_dir(firmware_dir) / "mip" / "ssd1306.py"
-    driver.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(tree / sim_pico.SSD1306_IN_SRC, driver)
     sim_pico.node_modules()
-    return firmware_dir, notes
+    return firmware_dir / "romfs-RPI_PICO_W" / "firmware.uf2", notes
 
 
 def pytest_run(settings, folder, name, extra=(), tests=TESTS):
@@ -310,10 +307,10 @@ def main(argv=None):
         tag = max(tags, key=version_of)
         print("== %s, rp2 (RPI_PICO_W) on the emulated Pico W" % tag, flush=True)
         try:
-            firmware_dir, notes = build_rp2(args.src, tag, out, sources)
+            pico_uf2, notes = build_rp2(args.src, tag, out, sources)
         except (firmware.FirmwareError, subprocess.CalledProcessError) as e:
-            firmware_dir, notes = None, ["not built: %s" % e]
-        rows.append(row(tag + " rp2", firmware_dir is not None, notes, {"FIRMWARE_DIR": str(firmware_dir)},
+            pico_uf2, notes = None, ["not built: %s" % e]
+        rows.append(row(tag + " rp2", pico_uf2 is not None, notes, {"TIDEBOX_PICO_UF2": str(pico_uf2)},
                         out / ("rp2-" + tag), RP2_TESTS))
         print(table(rows[-1:]).splitlines()[-1], flush=True)
     text = table(rows)

@@ -1,5 +1,6 @@
-"""The emulated Pico W (`make sim-pico`): the real rp2 firmware, the bundle as deploy writes it, the
-real boards/pico_w.py and pico_common.py, in rp2040js (host_tools/rp2040/pico_sim.mjs).
+"""The emulated Pico W (`make sim-pico`): the shipped firmware (boards/firmware/tidebox-pico_w.uf2),
+the bundle as deploy writes it (its ROMFS image in the firmware's partition, the rest on littlefs),
+the real boards/pico_w.py and pico_common.py, in rp2040js (host_tools/rp2040/pico_sim.mjs).
 
 The smoke test: the chip boots to the game menu (the panel, decoded from the I2C command stream,
 shows what the host box shows on its game menu), one press of A on the button's GPIO, with
@@ -8,16 +9,13 @@ over the PPP link (phones_ppp on the host, the firmware's own network.PPP and lw
 UART0) and reads its state.
 The power cuts' test: three cuts of `make power-cuts-pico` (power_cuts.py), two in the saves of
 phones' allocations and one in a join's, each checked as the harness checks them.
-They need the stock firmware built by `make sim-pico MICROPYTHON_SRC=...`
-(build/firmware/stock-RPI_PICO_W/), Node and rp2040js; where
-one of them is missing they are skipped, saying which. They never need a MicroPython source tree.
-The symbols' test (the firmware functions the bench times, found in an ELF symbol table) needs none
-of that: it reads a small ELF file it writes itself.
+They run on every `make test`: Node (debian_deps.sh), rp2040js from npm and phones_ppp are made
+here, and the firmware is the committed one; nothing needs a MicroPython tree.
+The symbols' test: the firmware functions the bench times, found in an ELF symbol table (a small
+ELF file it writes itself) as `make firmware` records them in firmware.json.
 """
 
 import base64
-import os
-import shutil
 import struct
 import sys
 import time
@@ -26,13 +24,13 @@ import zlib
 import pytest
 
 import build
+import shipped
 from boxrig import BoxProcess
 
 sys.path.insert(0, str(build.ROOT / "host_tools" / "rp2040"))
 import power_cuts  # noqa: E402
 import sim_pico  # noqa: E402
 
-FIRMWARE_DIR = os.environ.get("FIRMWARE_DIR") or str(build.ROOT / "build" / "firmware")
 BOOT_TIMEOUT = 240  # wall seconds: the emulator runs at about real time when idle, slower when busy
 
 
@@ -72,21 +70,17 @@ def wait_panel(chip, want, timeout, since_frames=-1):
                          "console:\n%s" % (text(shown), status and status["console"]))
 
 
-def needs():
-    """Why the smoke test cannot run here, or None."""
-    try:
-        sim_pico.parts(FIRMWARE_DIR)
-    except sim_pico.SimError as e:
-        return str(e)
-    if not shutil.which("node"):
-        return "no node (Node 18+) on this machine"
-    if not (sim_pico.HERE / "node_modules" / "rp2040js").is_dir():
-        return "rp2040js is not installed: `npm ci` in host_tools/rp2040 (make sim-pico does it)"
-    return None
+@pytest.fixture(scope="module")
+def chip_parts():
+    """What the emulated chip needs, made here: rp2040js (npm ci), phones_ppp (phones_link.py), and
+    the shipped firmware, checked against firmware.json. None of it needs a MicroPython tree."""
+    sim_pico.node_modules()
+    sim_pico.phones_ppp()
+    sim_pico.firmware_image()
 
 
-@pytest.mark.skipif(needs() is not None, reason="emulated Pico W: %s" % needs())
-def test_the_emulated_chip_boots_to_the_game_menu_a_press_draws_a_frame_and_a_phone_joins(sim_tree, tmp_path):
+def test_the_emulated_chip_boots_to_the_game_menu_a_press_draws_a_frame_and_a_phone_joins(
+        chip_parts, sim_tree, tmp_path):
     # What the game menu and the menu after one A look like, from the host box (same firmware).
     host = BoxProcess(sim_tree, tmp_path / "host" / "state").start()
     try:
@@ -102,8 +96,8 @@ def test_the_emulated_chip_boots_to_the_game_menu_a_press_draws_a_frame_and_a_ph
         host.stop()
     assert after != menu, "pressing A on the host's game menu drew nothing new"
 
-    flash = sim_pico.prepare(tmp_path / "pico", FIRMWARE_DIR, fresh=True)
-    chip = sim_pico.Emulator(flash, tmp_path / "pico-sim.log", FIRMWARE_DIR)
+    flash = sim_pico.prepare(tmp_path / "pico", fresh=True)
+    chip = sim_pico.Emulator(flash, tmp_path / "pico-sim.log")
     try:
         booted = wait_panel(chip, menu, BOOT_TIMEOUT)
         panel = booted["panel"]
@@ -145,11 +139,10 @@ def test_the_emulated_chip_boots_to_the_game_menu_a_press_draws_a_frame_and_a_ph
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(needs() is not None, reason="emulated Pico W: %s" % needs())
 def test_power_cuts_in_phones_saves_keep_every_acknowledged_action_and_the_resume_offer(
-        tmp_path, monkeypatch):
+        chip_parts, tmp_path, monkeypatch):
     monkeypatch.setattr(power_cuts, "OUT", tmp_path)
-    tally, failures = power_cuts.run(FIRMWARE_DIR, 3, seed=1)
+    tally, failures = power_cuts.run(3, seed=1)
     # Each cut that failed a check (no boot, littlefs not mounting, an error on the console, a damaged
     # save set aside or logged, no resume offer, an acknowledged action missing, a cut one half there)
     # is in failures, with why.
@@ -183,18 +176,18 @@ def tiny_elf(symbols):
 
 def test_the_bench_finds_the_firmware_functions_it_times_by_their_symbols(tmp_path):
     """pico_sim.mjs times the UART driver's reads and the collections from their entry addresses,
-    which sim_pico.py reads from the firmware's ELF symbol table; objects of the same name are not
-    functions, and without the ELF file (or with a function missing) the emulator gets no addresses."""
-    elf = tmp_path / "stock-RPI_PICO_W" / "firmware.elf"
-    elf.parent.mkdir()
+    which `make firmware` reads from the build's ELF symbol table into firmware.json (shipped.py);
+    objects of the same name are not functions."""
+    elf = tmp_path / "firmware.elf"
     elf.write_bytes(tiny_elf([("mp_machine_uart_read", 0x1001F181, 2), ("gc_collect", 0x100333CD, 2),
                               ("mp_call_function_1_protected", 0x10019D7D, 2),
                               ("gc_collect", 0x20000000, 1)]))
-    assert sim_pico.elf_symbols(elf, ("gc_collect", "mp_machine_uart_read", "absent")) == {
+    assert shipped.elf_symbols(elf, ("gc_collect", "mp_machine_uart_read", "absent")) == {
         "gc_collect": 0x100333CD, "mp_machine_uart_read": 0x1001F181}
-    assert sim_pico.symbol_args(tmp_path) == ["--uart-read", "0x1001f181,0x10019d7d",
-                                              "--gc-collect", "0x100333cd"]
-    elf.write_bytes(tiny_elf([("mp_machine_uart_read", 0x1001F181, 2), ("gc_collect", 0x100333CD, 2)]))
-    assert sim_pico.symbol_args(tmp_path) == []
-    elf.unlink()
-    assert sim_pico.symbol_args(tmp_path) == []
+    found = shipped.symbols("pico_w")
+    assert sorted(found) == sorted(shipped.BENCH_SYMBOLS)
+    assert sim_pico.symbol_args() == ["--uart-read", "0x%x,0x%x" % (found["mp_machine_uart_read"],
+                                                                    found["mp_call_function_1_protected"]),
+                                      "--gc-collect", "0x%x" % found["gc_collect"]]
+    # Thumb functions: odd addresses in the firmware's flash
+    assert all(0x10000000 < a < 0x10100000 and a & 1 for a in found.values()), found

@@ -1,6 +1,6 @@
 """`make bench-pico`: figures of the whole box on the emulated Pico W (make sim-pico's emulator).
 
-    python host_tools/rp2040/bench_pico.py [--firmware-dir build/firmware] [--presses 12]
+    python host_tools/rp2040/bench_pico.py [--presses 12]
                                            [--browser | --no-browser]
 
 Boots MicroPython's own RPI_PICO_W firmware with the bundle as deploy writes it (sim_pico.py) from
@@ -279,12 +279,12 @@ def connection_span(emu, port, timeout=10):
     raise SystemExit("bench-pico: no record of the phone's connection from port %d" % port)
 
 
-def pearl_reach(flash_out, firmware_dir, wall_s, rows):
+def pearl_reach(flash_out, wall_s, rows):
     """Pearl Reach on a fresh chip: one phone and the setup's default rival (sharp, 2 s a move), the
     phone placing on a free cell at its turns; a rival's move is its choice's pass and its move's, the
     core's busy stretch with a save to flash in it outside the phone's move requests (rival_moves)."""
-    flash = sim_pico.prepare(flash_out, firmware_dir, fresh=True)
-    emu = sim_pico.Emulator(flash, flash_out / "pico-sim.log", firmware_dir, realtime=True)
+    flash = sim_pico.prepare(flash_out, fresh=True)
+    emu = sim_pico.Emulator(flash, flash_out / "pico-sim.log", realtime=True)
     try:
         wait(emu, lambda s: "tidebox: pico_w on port" in s["console"], "the box's start")
         settled(emu)
@@ -386,10 +386,10 @@ class PaperCurrentGame:
                 self.phone += 1
 
 
-def whole_game(flash_out, firmware_dir, game, phones_n, rows):
+def whole_game(flash_out, game, phones_n, rows):
     """`game` (above) played whole on a fresh chip by `phones_n` phones polling once a chip second."""
-    flash = sim_pico.prepare(flash_out, firmware_dir, fresh=True)
-    emu = sim_pico.Emulator(flash, flash_out / "pico-sim.log", firmware_dir, realtime=True)
+    flash = sim_pico.prepare(flash_out, fresh=True)
+    emu = sim_pico.Emulator(flash, flash_out / "pico-sim.log", realtime=True)
     try:
         wait(emu, lambda s: "tidebox: pico_w on port" in s["console"], "the box's start")
         settled(emu)
@@ -459,8 +459,8 @@ def flow_modules():
 class Base:
     """The browser section's base flash (a fresh filesystem) and the firmware it was made from."""
 
-    def __init__(self, flash, firmware_dir):
-        self.flash, self.firmware_dir = flash, firmware_dir
+    def __init__(self, flash):
+        self.flash = flash
 
 
 def fresh_box(work, base, log_name):
@@ -469,7 +469,7 @@ def fresh_box(work, base, log_name):
     work.mkdir(parents=True, exist_ok=True)
     flash = work / ("%s.bin" % log_name)
     shutil.copyfile(base.flash, flash)
-    emu = sim_pico.Emulator(flash, work / ("%s.log" % log_name), base.firmware_dir, realtime=True)
+    emu = sim_pico.Emulator(flash, work / ("%s.log" % log_name), realtime=True)
     try:
         wait(emu, lambda s: "tidebox: pico_w on port" in s["console"], "the box's start", timeout=600)
         settled(emu, timeout=300)
@@ -819,11 +819,11 @@ def pearl_reach_turn(work, base, rows, checks):
         emu.stop()
 
 
-def browser_section(firmware_dir, rows):
+def browser_section(rows):
     """The --browser section: Token Tide's short crossing on Chromium phones, then a turn or round of
     each other game by the API, each on a fresh chip. Returns the checks made."""
     work = OUT / "browser"
-    base = Base(sim_pico.prepare(work / "base", firmware_dir, fresh=True), firmware_dir)
+    base = Base(sim_pico.prepare(work / "base", fresh=True))
     checks = []
     t0 = time.monotonic()
     speed = token_tide_crossing(work, base, rows, checks)
@@ -842,7 +842,6 @@ def median(xs):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--firmware-dir", default=str(build.ROOT / "build" / "firmware"))
     parser.add_argument("--presses", type=int, default=12)
     parser.add_argument("--hold-ms", type=int, default=120, help="how long each press is held")
     parser.add_argument("--phones", type=int, default=8)
@@ -857,7 +856,8 @@ def main(argv=None):
     parser.add_argument("--no-browser", action="store_true", help="leave the phones' pages section out")
     args = parser.parse_args(argv)
     try:
-        sim_pico.parts(args.firmware_dir)
+        sim_pico.firmware_image()
+        sim_pico.phones_ppp()
     except sim_pico.SimError as e:
         print("bench-pico: %s" % e, file=sys.stderr)
         return 1
@@ -867,19 +867,19 @@ def main(argv=None):
         if missing:
             print("bench-pico: --browser needs Chromium and Playwright: %s" % missing, file=sys.stderr)
             return 1
-        return print_browser(args.firmware_dir)
+        return print_browser()
     rc = bench(args)
     if args.no_browser:
         return rc
     if missing:
         print("# the phones' pages section skipped: %s" % missing)
         return rc
-    return print_browser(args.firmware_dir) or rc
+    return print_browser() or rc
 
 
-def print_browser(firmware_dir):
+def print_browser():
     rows = []
-    checks, ok = browser_section(firmware_dir, rows)
+    checks, ok = browser_section(rows)
     print("| the phones' pages (chip time at 125 MHz; wall time on this machine) | measured | goal |")
     print("| --- | --- | --- |")
     for row in rows:
@@ -891,8 +891,8 @@ def print_browser(firmware_dir):
 
 
 def bench(args):
-    flash = sim_pico.prepare(OUT, args.firmware_dir, fresh=True)
-    emu = sim_pico.Emulator(flash, OUT / "pico-sim.log", args.firmware_dir, realtime=True)
+    flash = sim_pico.prepare(OUT, fresh=True)
+    emu = sim_pico.Emulator(flash, OUT / "pico-sim.log", realtime=True)
     rows = []
     try:
         wait(emu, lambda s: "tidebox: pico_w on port" in s["console"], "the box's start")
@@ -1031,10 +1031,10 @@ def bench(args):
     finally:
         emu.stop()
     if args.pearl_reach_s:
-        pearl_reach(OUT / "pearl-reach", args.firmware_dir, args.pearl_reach_s, rows)
+        pearl_reach(OUT / "pearl-reach", args.pearl_reach_s, rows)
     if args.whole_games:
         for game in (QuietDividendGame(), PaperCurrentGame()):
-            whole_game(OUT / game.game, args.firmware_dir, game, args.phones, rows)
+            whole_game(OUT / game.game, game, args.phones, rows)
     print("| figure (chip time at 125 MHz) | measured | goal |")
     print("| --- | --- | --- |")
     for row in rows:

@@ -1,6 +1,6 @@
 """Power cuts during the saves phones' actions make, on the emulated Pico W (make sim-pico's emulator).
 
-    python host_tools/rp2040/power_cuts.py [--firmware-dir build/firmware] [--cuts 50] [--seed 1]
+    python host_tools/rp2040/power_cuts.py [--cuts 50] [--seed 1]
 
 Two setups, each a base flash made once and copied for every cut, so that each cut starts from the
 same state: "join", Token Tide chosen on the box (its join screen, nobody joined yet), where the
@@ -94,8 +94,8 @@ def past_splash(emu, condition, what):
     return settled(emu)
 
 
-def boot(flash, log, firmware_dir):
-    emu = sim_pico.Emulator(flash, log, firmware_dir)
+def boot(flash, log):
+    emu = sim_pico.Emulator(flash, log)
     try:
         return emu, past_splash(emu, lambda s: STARTED in s["console"], "the box's start")
     except BaseException:
@@ -159,10 +159,9 @@ def state_after_restart(emu):
 class Setup:
     """One setup's base flash, the phones' tokens in it, its actions and what a run without a cut saw."""
 
-    def __init__(self, name, base, firmware_dir, tokens, resume_at_boot):
+    def __init__(self, name, base, tokens, resume_at_boot):
         self.name = name
         self.base = base
-        self.firmware_dir = firmware_dir
         self.tokens = list(tokens)  # the seats joined in the base
         self.resume_at_boot = resume_at_boot
         self.ops = None  # {"erase": n, "program": n} the actions make, from the run without a cut
@@ -180,10 +179,10 @@ class Setup:
         return call(emu, "POST", "/api/move", body, tokens[i])
 
 
-def make_bases(firmware_dir):
+def make_bases():
     """The join base (Token Tide chosen, nobody joined) and the play base (three joined, started)."""
-    first = sim_pico.prepare(OUT, firmware_dir, fresh=True)
-    emu, _ = boot(first, OUT / "base.log", firmware_dir)  # the first boot saves the hotspot's password
+    first = sim_pico.prepare(OUT, fresh=True)
+    emu, _ = boot(first, OUT / "base.log")  # the first boot saves the hotspot's password
     try:
         press(emu, "C")  # the game menu starts on Token Tide: its join screen (saved)
         time.sleep(1)
@@ -191,7 +190,7 @@ def make_bases(firmware_dir):
         halt(emu)
     join_base = OUT / "base-join.bin"
     shutil.copyfile(first, join_base)
-    emu, s = boot(first, OUT / "base-play.log", firmware_dir)
+    emu, s = boot(first, OUT / "base-play.log")
     tokens = []
     try:
         for name in NAMES:
@@ -209,14 +208,14 @@ def make_bases(firmware_dir):
         halt(emu)
     play_base = OUT / "base-play.bin"
     shutil.copyfile(first, play_base)
-    return (Setup("join", join_base, firmware_dir, [], False),
-            Setup("play", play_base, firmware_dir, tokens, True))
+    return (Setup("join", join_base, [], False),
+            Setup("play", play_base, tokens, True))
 
 
 def start(setup, flash, log):
     """The base booted; in play, the resume offer taken. Returns (emulator, resume screen's status)."""
     shutil.copyfile(setup.base, flash)
-    emu, s = boot(flash, log, setup.firmware_dir)
+    emu, s = boot(flash, log)
     offer = None
     try:
         if setup.resume_at_boot:
@@ -373,11 +372,11 @@ TALLY = ("cuts", "join", "play", "erase", "program", "mid-erase", "mid-program",
          "cut action kept", "cut action lost", "offered", "should offer", "not reached")
 
 
-def run(firmware_dir, cuts, seed, only=None):
+def run(cuts, seed, only=None):
     """The bases, the runs without a cut, then `cuts` cuts: (tally, [(cut, why it failed)]); `only`:
     just that cut of the seed's series, to look at one again."""
     rng = random.Random(seed)
-    setups = make_bases(firmware_dir)
+    setups = make_bases()
     offer = None
     for setup in setups:
         offer = reference(setup) or offer
@@ -401,19 +400,19 @@ def run(firmware_dir, cuts, seed, only=None):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--firmware-dir", default=str(build.ROOT / "build" / "firmware"))
     parser.add_argument("--cuts", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", type=int, help="only this cut of the series (from 0)")
     args = parser.parse_args(argv)
     try:
-        sim_pico.parts(args.firmware_dir)
+        sim_pico.firmware_image()
+        sim_pico.phones_ppp()
     except sim_pico.SimError as e:
         print("power-cuts: %s" % e, file=sys.stderr)
         return 1
     sim_pico.node_modules()
     t0 = time.monotonic()
-    tally, failures = run(args.firmware_dir, max(args.cuts, (args.only or 0) + 1), args.seed, args.only)
+    tally, failures = run(max(args.cuts, (args.only or 0) + 1), args.seed, args.only)
     print("| power cuts during phones' saves (join / play) | %d (%d / %d) |"
           % (tally["cuts"], tally["join"], tally["play"]))
     print("| cut in an erase / in a program | %d / %d |" % (tally["erase"], tally["program"]))
