@@ -83,8 +83,11 @@ enclosure: setup
 MICROPYTHON_SRC ?=
 FIRMWARE_DIR ?= build/firmware
 
+# After a rebuild, the shipped images' tests and the comparisons with the tree (pytest -m upstream).
 firmware: setup
 	$(PY) host_tools/firmware.py ship --src "$(MICROPYTHON_SRC)" --out $(FIRMWARE_DIR)
+	MICROPYTHON_SRC="$(abspath $(MICROPYTHON_SRC))" $(PY) -m pytest tests/test_shipped_firmware.py \
+		tests/test_uf2.py tests/test_romfs.py -k "shipped or upstream or same_ or layout"
 
 firmware-frozen: setup
 	$(PY) host_tools/firmware.py firmware --src "$(MICROPYTHON_SRC)" --out $(FIRMWARE_DIR)

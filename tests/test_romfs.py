@@ -212,7 +212,7 @@ def test_partition_declared_in_the_firmware_is_found():
     assert romfs.tagged_partition(b"no such thing") is None
 
 
-@pytest.mark.skipif(not os.environ.get("MICROPYTHON_SRC"), reason="needs MICROPYTHON_SRC")
+@pytest.mark.upstream
 def test_layout_matches_the_upstream_boards():
     src = Path(os.environ["MICROPYTHON_SRC"]) / "ports" / "rp2"
     for layout in romfs.LAYOUTS.values():

@@ -46,6 +46,9 @@ def test_each_image_has_the_romfs_partition_the_bundle_goes_to(board):
     layout = romfs.LAYOUTS[board]
     image = uf2.uf2_to_bin(shipped.uf2_path(board).read_bytes())
     assert romfs.tagged_partition(image) == (0x10000000 + layout.romfs_offset, layout.romfs_bytes)
+    # the littlefs as the upstream board has it, above the ROMFS partition: saves survive a reflash
+    assert romfs.tagged_partition(image, b"MicroPython") == (0x10000000 + layout.storage_offset,
+                                                            layout.storage_bytes)
     assert len(image) <= layout.romfs_offset, "the firmware runs into its ROMFS partition"
 
 

@@ -1,7 +1,8 @@
 """host_tools/uf2.py against the UF2 specification (github.com/microsoft/uf2, README "File format"):
 the fields are read back here with their own struct layout and the spec's literal numbers, not with
-the module's constants. With MICROPYTHON_SRC set, the result is also compared with MicroPython's
-own tools/uf2conv.py and family list."""
+the module's constants; the shipped images (written by the pico-sdk's tools) are packed again to the
+same bytes. With MICROPYTHON_SRC set (`make firmware` runs them), the result is also compared with
+MicroPython's own tools/uf2conv.py and family list."""
 
 import json
 import os
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import shipped
 import uf2
 
 # From the specification, written out: a change of the module's constants must not pass unseen.
@@ -102,12 +104,17 @@ def test_command_line(tmp_path):
 
 MICROPYTHON_SRC = os.environ.get("MICROPYTHON_SRC")
 PICO_UF2_H = "lib/pico-sdk/src/common/boot_uf2_headers/include/boot/uf2.h"
-needs_src = pytest.mark.skipif(
-    not (MICROPYTHON_SRC and (Path(MICROPYTHON_SRC) / "tools" / "uf2conv.py").exists()),
-    reason="MICROPYTHON_SRC (a MicroPython source tree) is not given")
 
 
-@needs_src
+def test_same_bytes_as_the_pico_sdk_build_of_the_shipped_firmware():
+    """The shipped images were written by the pico-sdk's own tools (boards/firmware/): unpacked and
+    packed again here they are the same bytes, family IDs and all."""
+    for board, family in (("pico_w", "rp2040"), ("pico2_w", "rp2350")):
+        theirs = shipped.uf2_path(board).read_bytes()
+        assert uf2.bin_to_uf2(uf2.uf2_to_bin(theirs), family) == theirs, board
+
+
+@pytest.mark.upstream
 def test_same_bytes_as_micropythons_uf2conv(tmp_path):
     tools = Path(MICROPYTHON_SRC) / "tools"
     families = {f["short_name"]: int(f["id"], 16)
@@ -121,8 +128,7 @@ def test_same_bytes_as_micropythons_uf2conv(tmp_path):
     assert uf2.bin_to_uf2(src.read_bytes(), "rp2040") == theirs.read_bytes()
 
 
-@pytest.mark.skipif(not (MICROPYTHON_SRC and (Path(MICROPYTHON_SRC) / PICO_UF2_H).exists()),
-                    reason="MICROPYTHON_SRC with lib/pico-sdk is not given")
+@pytest.mark.upstream
 def test_same_numbers_as_pico_sdk():
     header = (Path(MICROPYTHON_SRC) / PICO_UF2_H).read_text()
     defines = dict(re.findall(r"#define (\w+) +(0x[0-9a-fA-F]+)u", header))
