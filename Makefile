@@ -95,10 +95,11 @@ firmware-frozen: setup
 micropython32: setup
 	$(PY) host_tools/firmware.py micropython32 --src "$(MICROPYTHON_SRC)"
 
-# With MICROPYTHON_SRC, (re)builds the Pico W firmware, frozen, stock and ROMFS, first.
+# The Pico W's costs in rp2040js (host_tools/rp2040/bench_rp2040.py): the ROMFS variant runs the shipped
+# firmware; with MICROPYTHON_SRC the stock and frozen Pico W builds it compares are (re)built first.
 bench-rp2040: setup
 	$(if $(MICROPYTHON_SRC),$(PY) host_tools/firmware.py firmware --src "$(MICROPYTHON_SRC)" \
-		--out $(FIRMWARE_DIR) --board pico_w --stock --romfs)
+		--out $(FIRMWARE_DIR) --board pico_w --stock)
 	$(PY) host_tools/rp2040/bench_rp2040.py --firmware-dir $(FIRMWARE_DIR)
 
 # The shipped Pico W firmware in rp2040js with the bundle as deploy writes it (host_tools/rp2040/sim_pico.py);

@@ -3,24 +3,33 @@
     python host_tools/rp2040/bench_rp2040.py [--firmware-dir build/firmware] [--only mpy|frozen|romfs]
 
 rp2040js (npm, pinned in package.json) runs the RPI_PICO_W firmware with timers that follow the
-executed cycles, so time.ticks_us() on the device measures Cortex-M0+ time at 125 MHz. Three builds:
+executed cycles, so time.ticks_us() on the device measures Cortex-M0+ time at 125 MHz. Three variants:
 
-- `.mpy`: the stock firmware (firmware.py --stock) with the bundle's .mpy files on its littlefs, as
-  `make deploy` leaves a board;
-- `frozen`: Tidebox's firmware (boards/manifest.py): the same modules frozen into flash;
-- `romfs`: the ROMFS firmware (firmware.py --romfs, boards/PICO_W_ROMFS/) with the bundle's ROMFS
-  image (romfs.py, what `make deploy` writes to such a board) at its partition's place in flash,
-  mounted at /rom by the firmware at boot; its littlefs holds only the harness.
+- `romfs`: the firmware Tidebox ships (boards/firmware/tidebox-pico_w.uf2, checked against
+  firmware.json; or a ROMFS build in the firmware folder, romfs-RPI_PICO_W/, when there is one) with
+  the bundle's ROMFS image (romfs.py, what `make deploy` writes) at its partition's place in flash,
+  mounted at /rom by the firmware at boot; its littlefs holds only the harness. Needs no MicroPython
+  tree.
+- `.mpy`: the stock firmware (firmware.py --stock, stock-RPI_PICO_W/) with the bundle's .mpy files
+  on its littlefs, as `make deploy DEPLOY=mpy` leaves a board;
+- `frozen`: Tidebox's frozen firmware (make firmware-frozen, RPI_PICO_W/): the same modules frozen
+  into flash.
+
+The last two are built from a MicroPython tree (`make bench-rp2040 MICROPYTHON_SRC=<tree>` builds
+both first); without them the bench says so in one line each and runs the ROMFS variant alone.
 
 Every littlefs image also holds emu_board.py as board.mpy (the Pico's buttons, buzzer and
 watchdog; an in-RAM display, a fake radio, no flash writes; the filesystem comes first in sys.path,
 so it shadows the frozen or ROMFS board) and tidebox_bench.py, which the harness runs through the
 raw REPL (run.mjs). The figures are lower bounds: no flash-cache misses (the emulator reads flash at
-RAM speed), no lwIP or Wi-Fi work, no I2C transfer. About 3 minutes a build.
+RAM speed), no lwIP or Wi-Fi work, no I2C transfer. About 3 minutes a variant.
 
-GC_PROBE=1 in the environment: run.mjs watches the collector (with the firmware's symbols): how
-deep its mark stack went, each time it overflowed (gc.c then scans every marked block again) with
-the object being scanned and what refers to it, and the heap's layout after the game is set up.
+GC_PROBE=1 in the environment, or --profile: run.mjs watches the collector or samples where the
+cycles go, with the firmware's symbols (arm-none-eabi-nm on the build's firmware.elf): how deep its
+mark stack went, each time it overflowed (gc.c then scans every marked block again) with the object
+being scanned and what refers to it, and the heap's layout after the game is set up. The shipped
+image comes without its ELF file, so these need a build (the ROMFS one: `python
+host_tools/firmware.py firmware --src <tree> --board pico_w --romfs --no-frozen`).
 """
 
 import argparse
@@ -39,6 +48,8 @@ import build  # noqa: E402
 import bundle  # noqa: E402
 import deploy  # noqa: E402
 import romfs  # noqa: E402
+import shipped  # noqa: E402
+import uf2  # noqa: E402
 
 OUT = build.ROOT / "build" / "bench-rp2040"
 BOARD = "RPI_PICO_W"  # rp2040js emulates the RP2040 only: the Pico 2 W's RP2350 is not measured
@@ -147,7 +158,7 @@ def run_one(kind, firmware_bin, work, timeout, entry="run"):
             subprocess.run(["arm-none-eabi-nm", "-n", "-S", str(firmware_bin.with_suffix(".elf"))],
                            stdout=f, check=True)
         env["SYMS"] = str(syms)
-    print("# %s: booting %s in rp2040js ..." % (kind, firmware_bin), flush=True)
+    print("# %s: booting %s in rp2040js ..." % (kind, shipped.shown(firmware_bin)), flush=True)
     proc = subprocess.run(["node", str(HERE / "run.mjs"), str(firmware_bin), str(script), str(timeout)],
                           cwd=HERE, env=env, capture_output=True, text=True)
     (work / ("%s-%s.log" % (kind, entry))).write_text(proc.stdout + "\n--- stderr\n" + proc.stderr)
@@ -238,30 +249,66 @@ def harness(run):
     return run["heap"]["first_prompt"][1] - run["heap"]["before_harness"][1]
 
 
+# Each variant's build in the firmware folder (firmware.py's); without one, romfs runs the shipped image.
+BUILDS = {"mpy": ("stock-" + BOARD, "stock"), "frozen": (BOARD, "frozen"),
+          "romfs": ("romfs-" + BOARD, "ROMFS")}
+HOW = "`make bench-rp2040 MICROPYTHON_SRC=<a MicroPython tree>` builds it"
+
+
+def shipped_romfs(work):
+    """The shipped Pico W image (checked against firmware.json) as the flash holds it from 0, written
+    into `work`; SystemExit saying what is wrong."""
+    try:
+        path = shipped.check("pico_w")
+        data = uf2.uf2_to_bin(path.read_bytes())
+    except (OSError, ValueError) as e:
+        raise SystemExit("bench-rp2040: the shipped firmware: %s" % e) from None
+    out = work / "shipped-pico_w.bin"
+    out.write_bytes(data)
+    return shipped.shown(path), out
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--firmware-dir", default=str(build.ROOT / "build" / "firmware"))
-    parser.add_argument("--only", choices=KINDS)
+    parser.add_argument("--firmware-dir", default=str(build.ROOT / "build" / "firmware"),
+                        help="firmware.py's builds: stock-RPI_PICO_W/, RPI_PICO_W/, romfs-RPI_PICO_W/")
+    parser.add_argument("--only", choices=KINDS, help="run one variant (romfs: the shipped firmware)")
     parser.add_argument("--timeout", type=int, default=1200, help="seconds per run")
     parser.add_argument("--profile", action="store_true",
-                        help="where the cycles go instead of the table (PC sampler; arm-none-eabi-nm)")
+                        help="where the cycles go instead of the table (PC sampler; a build's firmware.elf "
+                        "and arm-none-eabi-nm)")
     args = parser.parse_args(argv)
     fw = Path(args.firmware_dir).resolve()  # run.mjs runs in this folder: a relative path would miss
-    builds = {"mpy": fw / ("stock-" + BOARD) / "firmware.bin", "frozen": fw / BOARD / "firmware.bin",
-              "romfs": fw / ("romfs-" + BOARD) / "firmware.bin"}
-    missing = [str(p) for k, p in builds.items() if (not args.only or k == args.only) and not p.exists()]
-    if missing:
-        print("bench-rp2040: no firmware build (%s).\nBuild them first: make bench-rp2040 MICROPYTHON_SRC=<a "
-              "MicroPython tree> (the frozen, the stock and the ROMFS Pico W firmware; see boards/README.md)"
-              % ", ".join(missing), file=sys.stderr)
-        return 1
-    node_modules()
+    wanted = [k for k in KINDS if not args.only or k == args.only]
+    needs_elf = args.profile or bool(os.environ.get("GC_PROBE"))
     OUT.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="run-", dir=OUT))
+    builds = {}
+    for kind in wanted:
+        folder, what = BUILDS[kind]
+        firmware_bin = fw / folder / "firmware.bin"
+        if firmware_bin.exists():
+            builds[kind] = firmware_bin
+            print("# %s: the %s firmware built in %s" % (kind, what, shipped.shown(firmware_bin)), flush=True)
+        elif kind != "romfs":
+            print("bench-rp2040: the %s variant is left out: no %s firmware build in %s/; %s"
+                  % (kind, what, shipped.shown(fw / folder), HOW), file=sys.stderr, flush=True)
+        elif needs_elf:
+            print("bench-rp2040: the romfs variant is left out: --profile and GC_PROBE need the firmware's "
+                  "ELF file, which the shipped image comes without; `python host_tools/firmware.py firmware "
+                  "--src <a MicroPython tree> --board pico_w --romfs --no-frozen` builds one",
+                  file=sys.stderr, flush=True)
+        else:
+            shown, builds[kind] = shipped_romfs(work)
+            version = (shipped.manifest().get("images", {}).get("pico_w") or {}).get("version", "")
+            print("# romfs: the shipped firmware, %s (%s)" % (shown, version), flush=True)
+    if not builds:
+        print("bench-rp2040: nothing to run", file=sys.stderr)
+        shutil.rmtree(work, ignore_errors=True)
+        return 1
+    node_modules()
     runs = {}
     for kind, firmware_bin in builds.items():
-        if args.only and kind != args.only:
-            continue
         if args.profile:
             run_one(kind, firmware_bin, work, args.timeout, "profile")
             continue
@@ -270,7 +317,7 @@ def main(argv=None):
             print("# %s %s" % (kind, line))
     if runs:
         print(table(runs))
-    print("# logs: %s" % work)
+    print("# logs: %s" % shipped.shown(work))
     return 0
 
 
