@@ -1,15 +1,22 @@
 """The firmware fits: a scripted full 8-player game with eight phones polling once a second runs on
 the compiled firmware under MicroPython with a Pico-sized heap, without a single MemoryError; so does
-every other game's largest table (the bench's drivers, which `make bench` bisects)."""
+every other game's largest table (the bench's drivers, which `make bench` bisects). On a 32-bit port
+(MICROPYTHON=<make micropython32's binary>: the board's object sizes), every game also fits
+ROMFS_HEAP_KB of heap besides its code, which a ROMFS firmware keeps in flash."""
 
 import build
 import game_drivers
 import pytest
+import romfs
+from boxrig import WORD_BITS
 from game_drivers import driver_for
 from memory_proof import PROOF_HEAP_KB, run_game
 
 pytestmark = pytest.mark.slow  # memory proofs: whole games at the proof's heap
 OTHER_GAMES = [game for game in build.game_ids() if game != "token_tide"]  # Token Tide's: the test above
+# The heap each game's whole table must fit besides its code in a ROMFS image, on a 32-bit port (the
+# bench's min_heap_romfs_kb figures): half the Pico W's 192 KB pool, the rest for lwIP and the hotspot.
+ROMFS_HEAP_KB = 96
 
 
 def test_full_game_with_eight_pollers_fits_the_heap(sim_tree):
@@ -50,3 +57,26 @@ def test_every_game_in_games_has_a_driver_and_a_missing_one_fails(monkeypatch):
     monkeypatch.setitem(game_drivers.DRIVERS, "pearl_reach", game_drivers.PearlReach)
     with pytest.raises(LookupError, match="drivers for games not in GAMES: draft"):
         game_drivers.registered()
+
+
+@pytest.fixture(scope="module")
+def romfs_tree(sim_tree, tmp_path_factory):
+    """The simulator's tree with its code in a ROMFS image (romfs.build_romfs_tree), in this test's own
+    folder: the bench lays out build/romfs/ and may be running meanwhile."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(romfs, "ROMFS_DIR", tmp_path_factory.mktemp("romfs") / "romfs")
+        return romfs.build_romfs_tree(sim_tree)
+
+
+@pytest.mark.skipif(WORD_BITS != 32, reason="needs a 32-bit port: MICROPYTHON=<make micropython32's binary>")
+@pytest.mark.parametrize("game", build.game_ids())
+def test_each_game_from_romfs_fits_96_kb_on_a_32_bit_port(sim_tree, romfs_tree, game):
+    """Each game in GAMES, its largest table played whole with its phones polling, in ROMFS_HEAP_KB
+    besides the ROMFS image (the unix port holds the image in its heap: run_game adds its size)."""
+    driver = driver_for(game)()
+    result = run_game(ROMFS_HEAP_KB, sim_tree, romfs=romfs_tree, driver=driver)
+    assert result["error"] is None, result
+    assert result["ok"], result
+    assert result["memory_errors"] == 0, result
+    assert result["poll_errors"] == [], result
+    assert result["phones_told_the_end"] == driver.players, result
