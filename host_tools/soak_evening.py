@@ -4,7 +4,23 @@ each played whole by its driver with its phones polling once a second (eight at 
 and the plug is pulled (SIGKILL) between games and at random moments during them. After each cut
 the box is started again on its flash: it must offer the saved table or game, with every action a
 phone had been told of. A game cut short is checked, then discarded on the box, and the evening
-goes on with a new table. Prints one table of figures at the end (and a line per game as it goes).
+goes on with a new table. Prints one table of figures at the end (and a line per game as it goes),
+with how often each of the box's memory rules fired.
+
+The box runs with a watch on those rules (WATCH, written into the soak's copy of the firmware and
+started before main.py; EVENING_WATCH=0 leaves it out): each rule that sets the box's short_of_memory
+flag (Box.refused_short: 3 actions refused in a row; Box.view_short: 8 whole views not made over
+>= 5 s; BoxServer.short_of_memory: 8 requests answered busy over >= 1 s; Box.put_back finding no
+memory to put the game back), and each restart of the box by Panel.restart, prints a line to the
+box's log (`tidebox-watch: ...`), which the report counts. A restart for memory is "flag" when the
+reader loop found that flag set, "direct" otherwise (a MemoryError in a task, keep_running; choosing,
+setting up or starting a game, lobby.py and panel.py; a step taken again after a restart,
+welcome.py). The watch holds about 1.6 KB of heap besides the box's own (its code, loaded as .mpy:
+116.9 KB in use at the game menu without it, 118.5 KB with it, on a 32-bit port): an evening with it
+has that much less room than the box: its counts of the rules err on the side of firing.
+
+The heap is the chip's pool on the port MICROPYTHON names (evening.evening_heap: 196896 bytes on a
+32-bit port, 276 KB on the 64-bit one); EVENING_HEAP sets another.
 
     EVENING_MINUTES=30 make bench-evening      (EVENING_SEED, EVENING_HEAP: the other settings)
 """
@@ -20,13 +36,116 @@ import time
 from pathlib import Path
 
 import build
-from boxrig import ApiError, BOARD_PACE_MS, BOX_HEAP, BoxProcess
-from evening import heap_at_menu
+from boxrig import ApiError, BOARD_PACE_MS, BoxProcess
+from evening import evening_heap, heap_at_menu
 from game_drivers import DRIVERS
 from table import Table, back_to_menu, firmware_games
 
 CUT_DURING = 0.25  # the share of games the plug is pulled during, at a random moment
 CUT_BETWEEN = 0.25  # ... and of returns to the game menu after which it is pulled
+
+# The watch on the box's memory rules (see above): the wrappers keep each method's own signature (no
+# *args: a call must not allocate where memory is short) and print only words that exist already.
+WATCH_MODULE = "tidebox_watch"
+WATCH = '''# The soak's watch on the box's memory rules (host_tools/soak_evening.py): lines in the box's log.
+import gc  # noqa: F401 - main.py's imports, in its order, before the patches
+
+import asyncio  # noqa: F401
+import board  # noqa: F401
+from tidebox import api, forget, transport  # noqa: F401
+from tidebox import box as box_module
+from tidebox import collect, panel as panel_module, running, storage  # noqa: F401
+
+Box = box_module.Box
+Panel = panel_module.Panel
+BoxServer = transport.BoxServer
+
+
+def said(what, detail="", kind=""):
+    try:
+        print("tidebox-watch:", what, detail, kind)
+    except MemoryError:
+        pass
+
+
+_refused_short = Box.refused_short
+_view_short = Box.view_short
+_put_back = Box.put_back
+_server_short = BoxServer.short_of_memory
+_restart = Panel.restart
+
+
+def refused_short(self):
+    was = self.short_of_memory
+    error = _refused_short(self)
+    said("refused")
+    if self.short_of_memory and not was:
+        said("rule", "refused_for_memory")
+    return error
+
+
+def view_short(self):
+    was = self.short_of_memory
+    said("view_short")
+    _view_short(self)
+    if self.short_of_memory and not was:
+        said("rule", "views_short")
+
+
+def put_back(self):
+    was = self.short_of_memory
+    said("put_back")
+    _put_back(self)
+    if self.short_of_memory and not was:
+        said("rule", "put_back")
+
+
+def server_short(self):
+    box = self.box
+    was = box is not None and box.short_of_memory
+    said("busy")
+    _server_short(self)
+    if box is not None and box.short_of_memory and not was:
+        said("rule", "short_in_a_row")
+
+
+def restart(self, step, game=None, tries=0, short=False):
+    said("restart", step, ("flag" if self.box.short_of_memory else "direct") if short else "after_game")
+    _restart(self, step, game, tries, short)
+
+
+Box.refused_short = refused_short
+Box.view_short = view_short
+Box.put_back = put_back
+BoxServer.short_of_memory = server_short
+Panel.restart = restart
+'''
+WATCH_BOOT = "import %s  # noqa: F401\nimport main  # noqa: E402,F401 - runs the box\n" % WATCH_MODULE
+WATCH_LINE = "tidebox-watch: "
+RULES = ("refused_for_memory", "views_short", "short_in_a_row", "put_back")
+
+
+def add_watch(tree):
+    """The watch into a copy of the firmware's tree: its module as .mpy, and the script that starts
+    it before main.py (returned, for BoxProcess)."""
+    source = Path(tree) / (WATCH_MODULE + ".py")
+    source.write_text(WATCH)
+    build.compile_file(source, source.with_suffix(".mpy"))
+    source.unlink()
+    boot = WATCH_MODULE + "_boot.py"
+    (Path(tree) / boot).write_text(WATCH_BOOT)
+    return boot
+
+
+def count_watch(log_text):
+    """What the watch's lines in a box's log say: {"rule <name>": times it set the flag, "restart
+    <step> <flag|direct|after_game>": restarts, "refused" / "view_short" / "busy" / "put_back": calls}."""
+    counts = {}
+    for line in log_text.splitlines():
+        if line.startswith(WATCH_LINE):
+            key = " ".join(line.split()[1:])
+            counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 class LedgerBox(BoxProcess):
@@ -65,13 +184,14 @@ class Plug:
 
 
 class Soak:
-    def __init__(self, minutes, seed, heap):
+    def __init__(self, minutes, seed, heap, watch=True):
         self.rng = random.Random(seed)
         self.until = time.monotonic() + minutes * 60
         self.folder = tempfile.mkdtemp(prefix="tidebox-soak-")
         # The firmware as built now, copied: hours long, the soak is not changed under it by a build.
         tree = shutil.copytree(build.build_sim(), self.folder + "/tree")
-        self.box = LedgerBox(tree, self.folder + "/state", heap=heap, pace_ms=BOARD_PACE_MS)
+        script = add_watch(tree) if watch else "main.py"
+        self.box = LedgerBox(tree, self.folder + "/state", heap=heap, pace_ms=BOARD_PACE_MS, script=script)
         self.games = [game for game, _ in firmware_games().GAMES]
         self.table = Table()
         self.figures = {"games_played": 0, "failed_starts": 0, "cuts_during_games": 0,
@@ -201,6 +321,10 @@ class Soak:
         finally:
             self.box.stop()
         self.figures["crash_log_entries"] = self.crash_entries + self.crash_log_entries()
+        self.figures["soft_resets"] = len(self.box.soft_resets)
+        self.figures["box_log"] = self.box.log.name
+        with open(self.box.log.name, errors="replace") as f:
+            self.figures["watch"] = count_watch(f.read())
         return self.figures, self.menu
 
 
@@ -221,20 +345,30 @@ def report(figures, menu, minutes):
         ("largest free block at the game menu, KB (min / max)",
          "%.1f / %.1f" % (min(largest), max(largest)) if largest else "-", "flat"),
         ("crash.log entries", figures["crash_log_entries"], "0"),
+        ("restarts of the box by itself (soft resets)", figures["soft_resets"], "-"),
     ]
+    watch = figures.get("watch")
+    if watch is not None:
+        rows += [("memory rule fired: %s" % rule, watch.get("rule " + rule, 0), "0") for rule in RULES]
+        rows += [("calls: " + what, watch.get(what, 0), "-") for what in ("refused", "view_short", "busy",
+                                                                          "put_back")]
+        restarts = sorted(key for key in watch if key.startswith("restart "))
+        rows += [("Panel.restart(%s)" % key[len("restart "):], watch[key], "-") for key in restarts]
     print("| figure | value | goal |")
     print("| --- | --- | --- |")
     for name, value, goal in rows:
         print("| %s | %s | %s |" % (name, value, goal))
+    print("the box's log: %s" % figures["box_log"])
 
 
 def main():
     minutes = float(os.environ.get("EVENING_MINUTES", "180"))
     seed = int(os.environ.get("EVENING_SEED", "1"))
-    heap = os.environ.get("EVENING_HEAP", BOX_HEAP)
+    heap = os.environ.get("EVENING_HEAP", evening_heap())
     print("an evening of %g minutes at heap %s, seed %d, at a Pico W's pace" % (minutes, heap, seed),
           flush=True)
-    figures, menu = Soak(minutes, seed, heap).run()
+    watch = os.environ.get("EVENING_WATCH", "1") != "0"
+    figures, menu = Soak(minutes, seed, heap, watch).run()
     report(figures, menu, minutes)
     bad = figures["failed_starts"] or figures["acked_lost"] or figures["crash_log_entries"] \
         or figures["polls_unanswered"]
