@@ -10,7 +10,7 @@ SIM_PICO_HTTP_PORT ?= 8091
 export MICROPYTHON
 
 .PHONY: help setup sim test test-fast lint bench bundle deploy enclosure clean firmware firmware-frozen micropython32 \
-	bench-rp2040 bench-evening pi-install sim-pico bench-pico power-cuts-pico compat
+	bench-rp2040 bench-evening pi-install sim-pico bench-pico power-cuts-pico evening-pico compat
 
 help:
 	@echo "make sim        run the box in the simulator (PORT=$(PORT))"
@@ -31,6 +31,7 @@ help:
 	@echo "make sim-pico   the whole box on an emulated Pico W, the shipped firmware (SIM_PICO_PORT=$(SIM_PICO_PORT);"
 	@echo "                phones at http://127.0.0.1:$(SIM_PICO_HTTP_PORT)/, SIM_PICO_HTTP_PORT)"
 	@echo "make bench-pico figures of the whole box on the emulated Pico W"
+	@echo "make evening-pico  every game back to back on the emulated Pico W with 8 phones: the heap, the polls"
 	@echo "make power-cuts-pico  power cuts during phones' saves on the emulated Pico W"
 	@echo "                (POWER_CUTS=$(POWER_CUTS) cuts, POWER_CUTS_SEED=$(POWER_CUTS_SEED))"
 	@echo "make compat MICROPYTHON_SRC=...  the firmware's core tests on every MicroPython release since v1.24.0"
@@ -47,8 +48,16 @@ setup: $(VENV)/.installed
 lint: setup
 	$(VENV)/bin/ruff check .
 
+# The emulated chip's tests (marked chip) run beside the rest: they wait on the chip's real time more
+# than they use a core. The firmware is compiled first, so the two runs share a finished build.
 test: setup lint
-	$(PY) -m pytest
+	$(PY) host_tools/build.py >/dev/null
+	@mkdir -p build
+	@$(PY) -m pytest -m chip -p no:cacheprovider >build/test-chip.log 2>&1 & chip=$$!; \
+	$(PY) -m pytest -m "not chip"; rest=$$?; \
+	wait $$chip; on_chip=$$?; \
+	echo "--- the emulated chip's tests (tests marked chip; build/test-chip.log):"; cat build/test-chip.log; \
+	exit $$(( rest || on_chip ))
 
 # The quick loop: the tests marked neither `slow` nor `browser` (pyproject.toml says what they mark).
 test-fast: setup lint
@@ -115,6 +124,10 @@ bench-pico: setup $(if $(MICROPYTHON_SRC),firmware)
 
 # Power cuts during the saves phones' actions make, on the emulated chip (host_tools/rp2040/power_cuts.py):
 # POWER_CUTS cuts from POWER_CUTS_SEED; the firmware as for sim-pico.
+# Every game back to back on one emulated chip with 8 phones (host_tools/rp2040/evening_pico.py; make test runs it).
+evening-pico: setup
+	$(PY) host_tools/rp2040/evening_pico.py
+
 POWER_CUTS ?= 50
 POWER_CUTS_SEED ?= 1
 

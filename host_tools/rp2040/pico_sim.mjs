@@ -637,7 +637,10 @@ function linkLine(line, proc) {
     link.up = true; link.addr = m[1]; link.stats.ups++;
     state.console += `\n[pico-sim: the phones' PPP link is up: the chip is ${m[1]}, ${link.baud} baud]\n`;
   } else if (line.startsWith('phones-ppp: link down')) {
+    // The chip hung up (its box closes the link before a soft reset: sim_board.py): its partner starts
+    // afresh for the link the next boot opens, as at a reset of the chip.
     link.up = false; link.stats.downs++;
+    setImmediate(startLink);
   } else if (line) console.log(line);
 }
 
@@ -752,6 +755,36 @@ function heapSample() {
     if (h.free < low.free) { low.free = h.free; low.at_ms = chipMs(); }
     if (h.largest_free < low.largest_free) { low.largest_free = h.largest_free; low.largest_at_ms = chipMs(); }
   }
+}
+
+// --- core 1's reset handshake ---------------------------------------------------------------------
+// rp2040js runs core 0 only and has no inter-core FIFOs. MicroPython's soft reset (machine.soft_reset,
+// which the box does after every game) resets core 1 (pico-sdk's multicore_reset_core1: PSM FRCE_OFF
+// PROC1 set, then cleared) and waits for the 0 that core 1's bootrom pushes into core 0's mailbox once
+// it is out of reset; without it core 0 read garbage from the FIFO and crashed. Modelled here: that 0,
+// the FIFO status (SIO 0x50: VLD while the mailbox holds a word, RDY always) and its read (0x58).
+const PROC1 = 1 << 16;
+function wireCore1Mailbox() {
+  const mailbox = [];
+  const psm = mcu.peripherals[0x40010];
+  const psmWrite = psm.writeUint32.bind(psm);
+  psm.writeUint32 = (offset, value) => {
+    const wasOff = psm.frceOff & PROC1;
+    psmWrite(offset, value);
+    if (offset === 4 && wasOff && !(psm.frceOff & PROC1)) mailbox.push(0); // core 1 out of reset
+  };
+  const sio = mcu.sio;
+  const read = sio.readUint32.bind(sio);
+  sio.readUint32 = (offset) => {
+    if (offset === 0x50) return (mailbox.length ? 1 : 0) | 2; // FIFO_ST: VLD, RDY
+    if (offset === 0x58) return mailbox.length ? mailbox.shift() : 0; // FIFO_RD
+    return read(offset);
+  };
+  const write = sio.writeUint32.bind(sio);
+  sio.writeUint32 = (offset, value) => {
+    if (offset === 0x54) return; // FIFO_WR: to core 1, which is not run
+    write(offset, value);
+  };
 }
 
 // --- the PL011's receive interrupts (both UARTs) -------------------------------------------------
@@ -869,6 +902,7 @@ function boot(reason) {
   wireUSB();
   monitor.holding = 0;
   wireMonitor();
+  wireCore1Mailbox();
   modelPL011RX(mcu.uart[0]);
   modelPL011RX(mcu.uart[1]);
   wireLink();

@@ -58,6 +58,10 @@
 /* No keep-alive probes of our own: the chip's time is the emulator's, and an idle link must cost
  * the chip nothing that a radio link would not. */
 #define LCP_ECHOINTERVAL 0
+/* When the chip hangs up (its box closes the link before a soft reset: sim_board.py), this end waits
+ * one LCP timeout before it calls the link down (pico_sim.mjs then starts it afresh): 1 s, not lwIP's
+ * 6, so that it listens again before the chip, back from its soft reset, opens the next link. */
+#define FSM_DEFTIMEOUT 1
 
 /* cc -DPHONES_PPP_DEBUG: PPP's negotiation on stderr (pico_sim.mjs prints it) */
 #ifdef PHONES_PPP_DEBUG

@@ -1,0 +1,477 @@
+"""An evening in small on the emulated Pico W: one whole game of each game in GAMES, back to back on
+one chip that is never switched off, with 8 phones polling once a second of the chip's time.
+
+    python host_tools/rp2040/evening_pico.py
+
+The chip runs the shipped firmware with the bundle as deploy writes it (sim_pico.py), its time kept
+to the wall's. The games are played in the order of how many people they seat, so the table only
+grows (Pearl Reach, 2 people and 2 sharp rivals at 1 s a move, first): each game's people are the
+table's phones, the others of the 8 poll without a seat, as phones still on the join page do.
+Each game starts at the game menu (A to it, C), its new people join by the phones' API, the reader
+sets it up on the box, phones and buttons play it to its end (CHIP_PLAYS: one small player per
+game), and every phone is told the end; then the reader goes back to the game menu as a person
+does (C through the end's pages; "New game" in a what-next menu, read from the panel's title bar),
+and the box restarts itself with its table, as it does after every game (restart.py; that restart
+is the design, not a shortage).
+
+What it measures, per game: the heap's low-water (the emulator reads MicroPython's allocation
+table every 2 ms of chip time: free bytes as gc.mem_free() says, and the largest free block) from
+the setup to the end; the polls: answered, busy (503) and unanswered (no answer or an error); and
+the largest free block at each return to the game menu. Over the evening: MemoryErrors on the
+console, restarts for want of memory (restart.log on the chip's flash, read back at the end), the
+chip's own resets, crash.log.
+
+Used by tests/test_sim_pico.py (on every `make test`); `make evening-pico` prints the table.
+"""
+
+import random
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import build  # noqa: E402
+import power_cuts  # noqa: E402
+import sim_pico  # noqa: E402
+from bench_pico import find_key  # noqa: E402
+from table import EVENING_NAMES, firmware_games  # noqa: E402
+
+OUT = build.ROOT / "build" / "evening-pico"
+PHONES = 8
+MENU_TITLES = ("Play again?", "What next?")  # an end's what-next menu: its second line is New game
+CONFIRM_TITLE = "Sure?"
+PRESS_MS, LONG_PRESS_MS = 120, 800
+PPP_SWEEP = re.compile(r"MPY: soft reboot\r?\nMemoryError: \r?\n")  # see sim_board.Radio.close_link
+CONSOLE_KEPT = 16384  # pico_sim.mjs keeps the console's last 16 KB
+
+
+class EveningError(AssertionError):
+    pass
+
+
+# ---------------------------------------------------------------- the panel's title bar
+
+def _font():
+    """MicroPython's 8x8 font as the board draws it: {column bytes: character} for codes 32-126."""
+    data = (build.ROOT / "boards" / "font_petme128_8x8.bin").read_bytes()
+    return {data[2 + 8 * c:10 + 8 * c]: chr(c) for c in range(32, 127)}
+
+
+FONT = _font()
+
+
+def title(pixels):
+    """The words in the panel's inverted title bar (draw.title: a bar on rows 0-8, the words in dark
+    pixels from row 1, centred), or None when the frame has no title bar."""
+    def lit(x, y):
+        return pixels[y * 16 + x // 8] >> (7 - x % 8) & 1
+
+    if not all(lit(x, 0) for x in range(128)):
+        return None
+    for n in range(16, 0, -1):
+        x0 = (128 - 8 * n) // 2
+        words = ""
+        for i in range(n):
+            glyph = bytes(sum((1 - lit(x0 + 8 * i + col, 1 + row)) << row for row in range(8))
+                          for col in range(8))
+            if glyph not in FONT:
+                break
+            words += FONT[glyph]
+        else:
+            if all(lit(x, y) for y in range(1, 9) for x in list(range(x0)) + list(range(x0 + 8 * n, 128))):
+                return words.strip()
+    return None
+
+
+# ---------------------------------------------------------------- the phones
+
+class Phones:
+    """PHONES phones polling `GET /api/state?v=N` once a chip second each (a clock thread reads the
+    chip's time every 50 ms of wall time): the seated ones with their tokens, the rest without a
+    seat. Counts answers, busy answers and unanswered polls, and which version each phone was told."""
+
+    def __init__(self, emu, tokens):
+        self.emu = emu
+        self.tokens = list(tokens) + [None] * (PHONES - len(tokens))
+        self.told = [None] * PHONES  # the last whole view's "box" each phone was told
+        self.versions = [-1] * PHONES
+        self.answered = self.busy = 0
+        self.unanswered = []
+        self.stopping = False
+        self.chip_ms = emu.status()["chip_ms"]
+        self.threads = [threading.Thread(target=self.clock, daemon=True)]
+        start = self.chip_ms
+        self.threads += [threading.Thread(target=self.poll, args=(i, start + 1000 * i / PHONES), daemon=True)
+                         for i in range(PHONES)]
+        for t in self.threads:
+            t.start()
+
+    def clock(self):
+        while not self.stopping:
+            try:
+                self.chip_ms = self.emu.status()["chip_ms"]
+            except OSError:
+                pass
+            time.sleep(0.05)
+
+    def poll(self, i, due):
+        while not self.stopping:
+            while self.chip_ms < due and not self.stopping:
+                time.sleep(0.01)
+            if self.stopping:
+                return
+            try:
+                code, view, _ = self.emu.phone("GET", "/api/state?v=%d" % self.versions[i],
+                                               token=self.tokens[i], timeout=30)
+            except OSError as e:
+                self.unanswered.append("phone %d: %r" % (i + 1, e))
+            else:
+                if code == 200:
+                    self.answered += 1
+                    self.versions[i] = view["v"]
+                    if "box" in view:
+                        self.told[i] = view["box"]
+                elif code == 503:
+                    self.busy += 1
+                else:
+                    self.unanswered.append("phone %d: %s %s" % (i + 1, code, view))
+            due = max(due + 1000, self.chip_ms)
+
+    def all_told(self, box):
+        return all(t == box for t in self.told)
+
+    def stop(self):
+        self.stopping = True
+        for t in self.threads:
+            t.join(60)
+
+
+# ---------------------------------------------------------------- the box and the reader
+
+class Chip:
+    """The emulated box as the reader and the phones use it."""
+
+    def __init__(self, emu):
+        self.emu = emu
+
+    def press(self, button, long=False):
+        """A press (long: 800 ms), returned from once the chip has run 600 ms past the release and
+        drawn a frame since the press."""
+        emu = self.emu
+        before = emu.status()["panel"]["frames"]
+        ms = LONG_PRESS_MS if long else PRESS_MS
+        emu.press(button, ms)
+        pressed = emu.status()["last_press"]
+        release = pressed.get("release_ms") or pressed["at_ms"] + ms
+        emu.wait_for(lambda s: s["panel"]["frames"] > before and s["uptime_ms"] >= release + 600,
+                     "the box's answer to %s%s" % ("a long " if long else "", button), timeout=300)
+
+    def title(self):
+        import base64
+
+        return title(base64.b64decode(self.emu.status()["panel"]["pixels"]))
+
+    def view(self, token=None):
+        """A phone's whole view (asked again while the box is restarting itself)."""
+        for _ in range(60):
+            try:
+                code, view, _ = self.emu.phone("GET", "/api/state", token=token, timeout=60)
+            except OSError:
+                code, view = None, None
+            if code == 200:
+                return view
+            time.sleep(1)
+        raise EveningError("no phone's view from the box: %s %s" % (code, view))
+
+    def join(self, name):
+        code, answer, _ = self.emu.phone("POST", "/api/join", {"name": name}, timeout=60)
+        if code != 200:
+            raise EveningError("%s could not join: %s %s" % (name, code, answer))
+        return answer["token"]
+
+    def move(self, token, move, args, seq=None):
+        body = {"move": move, "args": args}
+        if seq is not None:
+            body["seq"] = seq
+        code, answer, _ = self.emu.phone("POST", "/api/move", body, token=token, timeout=60)
+        return code, answer
+
+    def to_game_menu(self):
+        """From a game's end to the game menu with the same table, as the reader does it (and the
+        box's restart after a game)."""
+        for _ in range(40):
+            if self.view()["box"] == "choose":
+                return
+            shown = self.title()
+            if shown == CONFIRM_TITLE:
+                self.press("C")
+            elif shown in MENU_TITLES:
+                self.press("A")  # New game, the menu's second line
+                self.press("C")
+            else:
+                self.press("C")
+        raise EveningError("the box did not get back to the game menu; its title: %s" % self.title())
+
+
+# ---------------------------------------------------------------- one small player per game
+# Each has `game`, `people` (seated phones), setup (the reader's presses from the join screen to the
+# game's first screen) and play(chip, tokens), which returns once the game is over.
+
+class TokenTide:
+    """The short crossing (four tide cards): each round the reader turns the card, every phone locks
+    in an allocation of the seven counters, the reader reveals (C, then a long C) and steps on."""
+
+    game = "token_tide"
+    people = 8
+    setup = ("C", "B", "B", "C")  # setup, the deck line to the short crossing, the first card
+
+    def __init__(self, seed=11):
+        self.rng = random.Random(seed)
+
+    def play(self, chip, tokens):
+        while True:
+            view = chip.view(tokens[0])["game"]
+            if view["phase"] == "over":
+                return
+            r = view["round"]
+            chip.press("C")  # the card's C: the allocation and its timer
+            for token in tokens:
+                b = self.rng.randint(0, 7)
+                g = self.rng.randint(0, 7 - b)
+                code, answer = chip.move(token, "allocate", {"allocation": [b, g, 7 - b - g], "ready": True})
+                if code != 200:
+                    raise EveningError("an allocation: %s %s" % (code, answer))
+            chip.press("C")  # the reveal's first step
+            chip.press("C", long=True)  # straight to the standings
+            for _ in range(10):
+                view = chip.view(tokens[0])["game"]
+                if view["round"] > r or view["phase"] == "over":
+                    break
+                chip.press("C")
+            else:
+                raise EveningError("round %d's reveal never ended on the box" % (r + 1))
+
+
+class QuietDividend:
+    """Each turn the seat whose turn it is takes one of the legal turns its view offers."""
+
+    game = "quiet_dividend"
+    people = 8
+    setup = ("C", "C")
+
+    def __init__(self, seed=5):
+        self.rng = random.Random(seed)
+
+    def play(self, chip, tokens):
+        for _ in range(2000):
+            view = chip.view(tokens[0])
+            if view["box"] == "over":
+                return
+            seat = view["game"]["turn"]
+            mine = chip.view(tokens[seat])
+            m = self.rng.choice(mine["game"]["legal"])
+            code, answer = chip.move(tokens[seat], m["move"], m["args"], mine["seq"])
+            if code != 200:
+                raise EveningError("the turn %s: %s %s" % (m, code, answer))
+        raise EveningError("The Quiet Dividend did not end")
+
+
+class PaperCurrent:
+    """The reader pages each card and launches the eight boats (C), the phones enter every boat's
+    result in turn, the reader confirms (C); three rounds."""
+
+    game = "paper_current"
+    people = 8
+    setup = ("C", "C")
+
+    def __init__(self, seed=3):
+        self.rng = random.Random(seed)
+
+    def play(self, chip, tokens):
+        phone = 0
+        for _ in range(400):
+            view = chip.view(tokens[0])
+            if view["box"] == "over":
+                return
+            game = view["game"]
+            if game["phase"] != "score" or None not in game["results"]:
+                chip.press("C")  # the card's pages, a launch, the round confirmed, the next card
+                continue
+            seq = view["seq"]
+            for boat, result in enumerate(game["results"], 1):
+                if result is None:
+                    code, answer = chip.move(tokens[phone % len(tokens)], "set_result",
+                                             {"boat": boat, "result": self.rng.choice((0, 1, 2, 2)),
+                                              "was": None}, seq)
+                    if code != 200:
+                        raise EveningError("boat %d's result: %s %s" % (boat, code, answer))
+                    seq += 1
+                    phone += 1
+        raise EveningError("Paper Current did not end")
+
+
+class PearlReach:
+    """2 people and 2 sharp rivals at 1 s a move (its largest table with rivals): a person places on
+    the cheapest free cell at their turn; the rivals move by themselves on the chip."""
+
+    game = "pearl_reach"
+    people = 2
+    # setup; rivals 1 -> none -> 2; the speed line: 2 s -> 1 s; who sets out first: the first person
+    setup = ("C", "B", "B", "A", "A", "B", "A", "B", "C")
+
+    def play(self, chip, tokens):
+        for _ in range(600):
+            view = chip.view(tokens[0])
+            game = view.get("game", {})
+            if view["box"] == "over" or game.get("winners"):
+                return
+            for token in tokens:
+                mine = chip.view(token)
+                game = mine["game"]
+                if game.get("you") not in (game.get("to_act") or ()):
+                    continue
+                costs = find_key(mine, "costs") or []
+                cells = sorted((cost, c) for c, cost in enumerate(costs) if cost is not None)
+                for _, c in cells:
+                    code, _ = chip.move(token, "place", {"cell": c}, mine["seq"])
+                    if code == 200:
+                        break
+            time.sleep(0.5)
+        raise EveningError("Pearl Reach did not end")
+
+
+CHIP_PLAYS = {p.game: p for p in (TokenTide, QuietDividend, PaperCurrent, PearlReach)}
+
+
+def plays():
+    """A player for every game in GAMES, fewest people first (the table only grows); a game in GAMES
+    without one is an error, never a game left out of the evening."""
+    games = [game for game, _ in firmware_games().GAMES]
+    missing = [g for g in games if g not in CHIP_PLAYS]
+    if missing:
+        raise LookupError("no chip player for %s: add one to host_tools/rp2040/evening_pico.py" % missing)
+    return sorted((CHIP_PLAYS[g]() for g in games), key=lambda p: (p.people, games.index(p.game)))
+
+
+# ---------------------------------------------------------------- the evening
+
+def merged(console, now):
+    """The chip's whole console so far, from what was kept before and the emulator's last 16 KB."""
+    if len(now) < CONSOLE_KEPT:
+        return now  # the whole of it
+    tail = console[-200:]
+    at = now.find(tail) if tail else -1
+    if at < 0:
+        raise EveningError("the chip's console ran past what the emulator keeps between two reads")
+    return console + now[at + len(tail):]
+
+
+def run(work=OUT, log=print):
+    """Plays the evening; returns its figures: {"games": [{game, low_free, low_largest, menu_largest,
+    polls, busy, unanswered}], "memory_errors", "memory_restarts", "chip_resets", "soft_reboots",
+    "crash_log"}."""
+    games = [game for game, _ in firmware_games().GAMES]
+    flash = sim_pico.prepare(Path(work), fresh=True)
+    emu = sim_pico.Emulator(flash, Path(work) / "pico-sim.log", realtime=True)
+    chip = Chip(emu)
+    figures = {"games": []}
+    tokens, names = [], iter(EVENING_NAMES)
+    console = ""
+    try:
+        emu.wait_for(lambda s: "tidebox: pico_w on port" in s["console"], "the box's start", 600)
+        emu.settled(timeout=300)
+        for play in plays():
+            wall0 = time.monotonic()
+            at_menu = emu.status()["heap"]
+            for _ in range(games.index(play.game)):
+                chip.press("A")
+            chip.press("C")
+            view = chip.view()
+            if view["box"] != "join" or view.get("kind") != play.game:
+                raise EveningError("the game menu did not open %s's join screen: %s" % (play.game, view))
+            while len(tokens) < play.people:
+                tokens.append(chip.join(next(names)))
+            phones = Phones(emu, tokens[:play.people])
+            try:
+                emu._call("/monitor", {})  # the heap's low-water from the setup on
+                for button in play.setup:
+                    chip.press(button)
+                if chip.view()["box"] != "play":
+                    raise EveningError("%s did not start: %s" % (play.game, chip.view()))
+                play.play(chip, tokens[:play.people])
+                deadline = time.monotonic() + 120
+                while not phones.all_told("over") and time.monotonic() < deadline:
+                    time.sleep(0.5)
+                if not phones.all_told("over"):
+                    raise EveningError("not every phone was told %s's end: %s" % (play.game, phones.told))
+                low = emu.status()["heap_low"]
+            finally:
+                phones.stop()
+            row = {"game": play.game, "people": play.people, "low_free": low["free"],
+                   "low_largest": low["largest_free"], "pool": low["pool"],
+                   "menu_free": at_menu["free"] if at_menu else None,
+                   "menu_largest": at_menu["largest_free"] if at_menu else None,
+                   "polls": phones.answered, "busy": phones.busy, "unanswered": phones.unanswered,
+                   "wall_s": time.monotonic() - wall0}
+            figures["games"].append(row)
+            log("evening-pico: %(game)s with %(people)d people: heap low-water %(low_free)d B free, "
+                "largest free block %(low_largest)d B; at the game menu before it: largest free block "
+                "%(menu_largest)s B; %(polls)d polls answered, %(busy)d busy, %(unanswered)r unanswered; "
+                "%(wall_s).0f s" % row)
+            console = merged(console, emu.status()["console"])
+            chip.to_game_menu()
+            emu.settled(timeout=300)
+        end = emu.status()
+        figures["menu_largest_at_end"] = end["heap"]["largest_free"] if end["heap"] else None
+        console = merged(console, end["console"])
+        figures["chip_resets"] = end["resets"]
+    finally:
+        power_cuts.halt(emu)
+    with open(Path(work) / "pico-sim.log", errors="replace") as f:
+        console_all = console + f.read()  # and the emulator's own errors
+    files = power_cuts.files(flash)
+    restarts = [text for path, text in files.items() if path.endswith("/restart.log")]
+    crashes = [text for path, text in files.items() if path.endswith("/crash.log")]
+    figures["memory_restarts"] = sum(t.count("short of memory") for t in restarts)
+    figures["restart_log"] = restarts
+    figures["crash_log"] = crashes
+    # Less the one network.PPP's finaliser prints at each soft reset (sim_board.py: the stand-in link's)
+    figures["memory_errors"] = console_all.count("MemoryError") - len(PPP_SWEEP.findall(console_all))
+    figures["soft_reboots"] = console_all.count("soft reboot")
+    return figures
+
+
+def report(figures):
+    print("| game | people | heap low-water free (KB) | its largest free block (KB) | largest free block at "
+          "the game menu before it (KB) | polls answered / busy / unanswered |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for g in figures["games"]:
+        print("| %s | %d | %.1f | %.1f | %s | %d / %d / %d |" % (
+            g["game"], g["people"], g["low_free"] / 1024, g["low_largest"] / 1024,
+            "%.1f" % (g["menu_largest"] / 1024) if g["menu_largest"] else "-", g["polls"], g["busy"],
+            len(g["unanswered"])))
+    print("largest free block at the game menu after the last game: %s KB" % (
+        "%.1f" % (figures["menu_largest_at_end"] / 1024) if figures.get("menu_largest_at_end") else "-"))
+    print("MemoryErrors on the console: %d; restarts for want of memory (restart.log): %d; the chip's own "
+          "resets: %d; crash.log: %s" % (figures["memory_errors"], figures["memory_restarts"],
+                                         len(figures["chip_resets"]), figures["crash_log"] or "none"))
+
+
+def main():
+    sim_pico.node_modules()
+    figures = run()
+    report(figures)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except (EveningError, sim_pico.SimError, subprocess.CalledProcessError) as e:
+        print("evening-pico: %s" % e, file=sys.stderr)
+        sys.exit(1)
