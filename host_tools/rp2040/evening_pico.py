@@ -46,6 +46,7 @@ PHONES = 8
 MENU_TITLES = ("Play again?", "What next?")  # an end's what-next menu: its second line is New game
 CONFIRM_TITLE = "Sure?"
 PRESS_MS, LONG_PRESS_MS = 120, 800
+VIEW_WAIT_S = 120  # wall seconds a phone asks again for its view (the box restarting itself, a busy machine)
 PPP_SWEEP = re.compile(r"MPY: soft reboot\r?\nMemoryError: \r?\n")  # see sim_board.Radio.close_link
 CONSOLE_KEPT = 16384  # pico_sim.mjs keeps the console's last 16 KB
 
@@ -178,15 +179,17 @@ class Chip:
 
     def view(self, token=None):
         """A phone's whole view (asked again while the box is restarting itself)."""
-        for _ in range(60):
+        deadline = time.monotonic() + VIEW_WAIT_S
+        while True:
             try:
-                code, view, _ = self.emu.phone("GET", "/api/state", token=token, timeout=60)
-            except OSError:
-                code, view = None, None
+                code, view, _ = self.emu.phone("GET", "/api/state", token=token, timeout=30)
+            except OSError as e:
+                code, view = None, repr(e)
             if code == 200:
                 return view
+            if time.monotonic() > deadline or not self.emu.alive():
+                raise EveningError("no phone's view from the box: %s %s" % (code, view))
             time.sleep(1)
-        raise EveningError("no phone's view from the box: %s %s" % (code, view))
 
     def join(self, name):
         code, answer, _ = self.emu.phone("POST", "/api/join", {"name": name}, timeout=60)
