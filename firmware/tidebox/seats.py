@@ -8,7 +8,6 @@ from tidebox.games.base import GameError, NotNow
 
 TOKEN_BYTES = const(16)  # 128 random bits from the hardware RNG: not guessable from a phone
 TOKEN_CHARS = const(32)  # ... as a phone sends them: hex
-CODE_DIGITS = const(6)
 _LEFT = bytes(TOKEN_CHARS)  # a dropped seat's token: zero bytes, never a phone's hex digits
 
 

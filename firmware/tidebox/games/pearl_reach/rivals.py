@@ -185,12 +185,3 @@ def choose(state, seat, below, strength=None):
         best = _best_place(state, seat, below, value, next_value, threat, shell_worth, ROW_WORTH)[1]
         return None, {"cell": _pick(best, below)}
     return _sharp(state, seat, below)
-
-
-def play_turn(state, seat, below, strength=None):
-    """Chooses and applies the rival's whole turn; returns (shift, place) as played."""
-    shift, place = choose(state, seat, below, strength)
-    if shift is not None:
-        R.move(state, seat, "shift", shift)
-    R.move(state, seat, "place", place)
-    return shift, place

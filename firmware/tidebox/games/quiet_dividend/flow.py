@@ -22,8 +22,6 @@ def _unseen(panel, state):
         # After a restart: a payout is still news while no turn of the next lap has been taken.
         log = state["log"]
         last = log[-1] if log else None
-        if isinstance(last, list):  # older saves kept [lap, seat, ...]
-            last = last[0] * 10000
         news = paid and last is not None and last // 10000 == state["payouts"][-1]["lap"]
         kept["seen"] = paid - 1 if news else paid
     if kept["seen"] > paid:  # an undone turn took a payout back, or a new game began
