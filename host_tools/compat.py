@@ -48,9 +48,11 @@ TESTS = (
     "tests/test_memory.py::test_full_game_with_eight_pollers_fits_the_heap",
 )
 DESELECT = "not cpython"
-# The newest release's stock rp2 firmware (RPI_PICO_W) with the bundle, on the emulated Pico W: the
-# smoke test boots it to the game menu and a press draws the next frame over I2C.
-RP2_TESTS = ("tests/test_sim_pico.py",)
+# Tidebox's ROMFS firmware built from the newest release (boards/PICO_W_ROMFS) with the bundle's ROMFS
+# image, on the emulated Pico W: the smoke test boots it to the game menu, a press draws the next frame
+# over I2C and a phone joins (the chip's other tests are the shipped firmware's, in make test).
+RP2_TESTS = ("tests/test_sim_pico.py::"
+             "test_the_emulated_chip_boots_to_the_game_menu_a_press_draws_a_frame_and_a_phone_joins",)
 RELEASE = re.compile(r"^v(\d+)\.(\d+)\.(\d+)$")
 
 
@@ -305,7 +307,7 @@ def main(argv=None):
         print(table(rows[-1:]).splitlines()[-1], flush=True)
     if tags and not args.no_rp2:
         tag = max(tags, key=version_of)
-        print("== %s, rp2 (RPI_PICO_W) on the emulated Pico W" % tag, flush=True)
+        print("== %s, rp2 (Tidebox's ROMFS board for the Pico W) on the emulated Pico W" % tag, flush=True)
         try:
             pico_uf2, notes = build_rp2(args.src, tag, out, sources)
         except (firmware.FirmwareError, subprocess.CalledProcessError) as e:
