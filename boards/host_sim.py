@@ -103,6 +103,10 @@ def _status(board, box, request):
         "frames": board.display.frames, "tones": [list(t) for t in tones],
         "tcp_peak": board.tcp_gate.peak, "tcp_waited": board.tcp_gate.waited,
         "screen": box.panel.screen if box.panel else None,
+        # a list on the panel (a menu): its lines and the cursor's, so a test picks a line by its words
+        "menu": [label for label, _ in box.panel.top().items] if box.panel and hasattr(
+            box.panel.top(), "items") else None,
+        "cursor": getattr(box.panel.top(), "cursor", None) if box.panel else None,
         "presses": box.panel.presses if box.panel else 0,
         "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
         "feeds": board.watchdog.feeds, "restarts": board.restarts, "inverted": board.display.inverted,

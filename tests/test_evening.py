@@ -24,7 +24,7 @@ def test_every_ordered_pair_of_games_and_all_in_a_row_twice_on_one_box(sim_tree)
     assert all((a, b) in pairs for a in games for b in games if a != b)
     assert order[:2 * len(games)] == games * 2
 
-    # At the evening's heap (208 KB on the 64-bit port, the Pico W's 192 KB on a 32-bit one) and a
+    # At the evening's heap (276 KB on the 64-bit port, the Pico W's 192 KB pool on a 32-bit one) and a
     # computer's pace; the long evening at the board's pace is make bench-evening's.
     result = run_evening(sim_tree, order, evening_heap())
     assert result["error"] is None, result

@@ -114,6 +114,11 @@ class ListMenu(Screen):
         # At most four lines: past the fourth, the list scrolls with the cursor (its line the lowest),
         # its lines one character shorter and a mark at their right: up, more above; down, more below.
         draw.title(fb, self.title)
+        if not self.message or len(self.message) <= draw.COLS:  # a longer one covers the list
+            self.draw_lines(fb)
+        draw.hints_or_message(fb, self.message, "next", "back", "pick")
+
+    def draw_lines(self, fb):
         top = max(0, self.cursor - LIST_ROWS + 1)
         scrolls = len(self.items) > LIST_ROWS
         width = draw.COLS - 1 if scrolls else draw.COLS
@@ -125,7 +130,6 @@ class ListMenu(Screen):
                 _more_mark(fb, 12, True, 0 if self.cursor == top else 1)
             if last + 1 < len(self.items):
                 _more_mark(fb, 12 + (LIST_ROWS - 1) * 10, False, 0 if self.cursor == last else 1)
-        draw.hints_or_message(fb, self.message, "next", "back", "pick")
 
     def press(self, button, kind):
         if button == "A":
@@ -207,7 +211,8 @@ def turn_page(screen, button, pages):
 
 
 def in_game_menu(panel):
-    """The reader's menu during a game: the box's own items and the game's (flow.menu_items)."""
+    """The reader's menu during a game: the box's own items and the game's (flow.menu_items), then
+    End game and Back."""
     box = panel.box
 
     def drop():
@@ -224,5 +229,7 @@ def in_game_menu(panel):
 
     items = [("Drop player", drop), ("Rejoin code", code)]
     items.extend(panel.flow.menu_items(panel))
+    # Any game ends here, asked first: the table stays (every seat and name) and goes to the game menu.
+    items.append(("End game", lambda: panel.ask("End game?", panel.to_game_menu)))
     items.append(("Back", panel.pop))
     return ListMenu(panel, "Menu", items)

@@ -139,9 +139,10 @@ def test_the_reader_enters_a_turn_and_undoes_it(table):
     with pytest.raises(ApiError) as stale:
         box.move(tokens[1], "join", {"club": "A"}, seq=view["seq"])
     assert stale.value.status == 409
-    # nothing more to undo: the menu no longer offers it (Drop, Rejoin, Enter turn, Back)
+    # nothing more to undo: the menu no longer offers it (Drop, Rejoin, Enter turn, End game, Back)
     assert box.press("A") == "menu"
-    for _ in range(3):
+    assert box.status()["menu"] == ["Drop player", "Rejoin code", "Enter turn", "End game", "Back"]
+    for _ in range(4):
         box.press("A")
     assert box.press("C") == "qd_board"  # "Back"
     assert box.state(tokens[0])["game"] == before["game"]

@@ -39,7 +39,8 @@ def rival_to_act(state):
 
 
 def menu_items(panel):
-    """The game's items in the reader's in-game menu: pause or resume the rivals, end the game."""
+    """The game's items in the reader's in-game menu: pause or resume the rivals (End game is the
+    box's own, screens.in_game_menu)."""
     box = panel.box
 
     def pause():
@@ -50,9 +51,6 @@ def menu_items(panel):
         panel.kept["paused"] = None
         panel.pop()
 
-    def end():
-        panel.to_game_menu()
-
     items = []
     if box.phase != PLAY:
         pass
@@ -60,7 +58,6 @@ def menu_items(panel):
         items.append(("Resume rivals", resume))
     elif [r for r in box.state["rivals"] if r is not None]:
         items.append(("Pause rivals", pause))
-    items.append(("End game", lambda: panel.ask("End game?", end)))
     return items
 
 

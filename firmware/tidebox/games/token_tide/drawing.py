@@ -127,7 +127,9 @@ def draw_reveal(fb, r, now):
         draw.rows(fb, lines)
     last_step = r.step + 1 == len(REVEAL_STEPS) and r.page + 1 >= pages
     game_ends = len(state["history"]) == len(state["deck"])
-    draw.hints_or_message(fb, r.message, "back", "", "end" if last_step and game_ends else "next")
+    first = r.step == 0 and r.page == 0  # A opens the menu there (flow.Reveal)
+    draw.hints_or_message(fb, r.message, "menu" if first else "back", "", "end" if last_step and game_ends
+                          else "next")
 
 
 def standings_page(r):

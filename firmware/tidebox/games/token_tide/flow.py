@@ -83,7 +83,7 @@ def shown_step(box):
 
 class Reveal(GameScreen):
     """The stepped reveal (draws.REVEAL_STEPS), paged where a step has many lines; A goes back a
-    page or a step, C on. The phones follow
+    page or a step (at the first, it opens the reader's menu), C on. The phones follow
     it: the furthest step reached is published in box.shown["reveal"]. A long press on C goes
     straight to the last step (the standings): the phones then show the whole breakdown."""
 
@@ -110,6 +110,9 @@ class Reveal(GameScreen):
             elif self.step > 0:
                 self.step -= 1
                 self.page = draws.reveal_pages(self, last) - 1
+            else:
+                super().press(button, kind)  # at the first page of the first step: the menu
+                return
         elif button == "C":
             if kind == LONG and self.step < final:
                 self.step = final  # everything at once
