@@ -362,3 +362,13 @@ def test_new_table_in_the_players_menu_lets_everyone_leave_after_a_confirmation(
     assert box.state()["seats"] == []
     assert all(box.state(token)["you"] is None for token in tokens)  # their phones join again
     assert box.join("Ada")["seat"] == 0
+
+
+def test_a_refused_request_is_one_line_in_the_box_log_not_a_traceback(new_box):
+    box = new_box()  # on its join screen
+    box.join("Ada")
+    refused(box, 409, "POST", "/api/join", {"name": "Ada"})
+    refused(box, 401, "POST", "/api/move", {"move": "allocate", "args": {}}, token="0" * 32)
+    log = Path(box.log.name).read_text(errors="replace")
+    assert "tidebox: refused join 409 " in log and "tidebox: refused move 401 " in log, log
+    assert "Traceback" not in log, log  # a refusal is an answer, not a failure

@@ -216,7 +216,13 @@ async def act(request, action):
         if action == "state":
             return error(405, "that method is not allowed here: use GET")
         return error(404, "no such address on the box")
-    return handler(request)
+    try:
+        return handler(request)
+    except GameError as exc:
+        # A phone's request refused is the box answering, not a failure: one line in the log, where
+        # microdot would print a traceback for it (a real failure still gets one, from microdot).
+        print("tidebox: refused", action, exc.status, exc.message)
+        return error(exc.status, exc.message)
 
 
 # ------------------------------------------------------------ captive portal
