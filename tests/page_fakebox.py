@@ -145,6 +145,8 @@ class FakeBox:
         box = self.box
         if action == "setup":  # C on the join screen
             box.to_setup()
+        elif action == "menu":  # the table back at the game menu (after a game, or End game)
+            box.to_game_menu()
         elif action == "choose":  # the players menu's "change the game", then a game on the menu
             box.choose_game(body["game"])
         elif action == "start":  # the setup screen's options, then C: the first tide card

@@ -90,6 +90,15 @@ def test_join_refusals_are_shown(box, phone):
     expect(late.locator("#joinErr")).to_have_text("the game has started: ask the reader for a rejoin code")
 
 
+def test_at_the_game_menu_a_new_phone_is_asked_to_join_not_told_a_game_is_under_way(box, phone):
+    box.press("menu")  # the reader has not chosen the next game yet
+    expect(phone.locator("#joinNote")).to_have_text(
+        "The reader is choosing the game on the box. Join now to be at the table.")
+    expect(phone.get_by_text("A game is under way.")).to_have_count(0)
+    join(phone, "Ada")
+    expect(phone.locator("#lobbyMsg")).to_have_text("The reader is choosing the game on the box.")
+
+
 def test_rejoin_code_takes_the_seat_back(box, open_phone):
     first = open_phone()
     join(first, "Ada")

@@ -317,6 +317,8 @@
     var note = '';
     if (token) {
       note = 'The box no longer knows this phone\u2019s seat. Join again, or ask the reader for a rejoin code.';
+    } else if (s.box === 'choose') {
+      note = 'The reader is choosing the game on the box. Join now to be at the table.';
     } else if (s.box !== 'join') {
       note = 'A game is under way. Playing already? Ask the reader for a rejoin code.';
     }
