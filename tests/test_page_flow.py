@@ -79,7 +79,7 @@ def test_join_refusals_are_shown(box, phone):
     expect(phone.get_by_role("alert").first).to_have_text("Type your name first.")
     phone.get_by_label("Name").fill("bo")
     phone.get_by_role("button", name="Join", exact=True).click()
-    expect(phone.locator("#joinErr")).to_have_text("that name is taken at this table")
+    expect(phone.locator("#joinErr")).to_have_text("That name is taken at this table.")
     box.join("Cy")
     box.start()
     late = phone.context.new_page()
@@ -87,7 +87,7 @@ def test_join_refusals_are_shown(box, phone):
     expect(late.get_by_text("A game is under way.")).to_be_visible()
     late.get_by_label("Name").fill("Dee")
     late.get_by_role("button", name="Join", exact=True).click()
-    expect(late.locator("#joinErr")).to_have_text("the game has started: ask the reader for a rejoin code")
+    expect(late.locator("#joinErr")).to_have_text("The game has started: ask the reader for a rejoin code.")
 
 
 def test_at_the_game_menu_a_new_phone_is_asked_to_join_not_told_a_game_is_under_way(box, phone):
@@ -111,7 +111,7 @@ def test_rejoin_code_takes_the_seat_back(box, open_phone):
     second.get_by_label("Rejoin code").fill("000000")
     second.get_by_role("button", name="Use code").click()
     expect(second.locator("#rejoinErr")).to_have_text(
-        "that rejoin code is not valid: ask the reader for a new one")
+        "That rejoin code is not valid: ask the reader for a new one.")
     second.get_by_label("Rejoin code").fill(box.rejoin_code(0))
     second.get_by_role("button", name="Use code").click()
     expect(second.get_by_text("You: Ada")).to_be_visible()

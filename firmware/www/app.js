@@ -258,9 +258,14 @@
         store(TOKEN_KEY, token);
         refresh();
       } else {
-        setText(err, failure(r));
+        setText(err, sentence(failure(r)));
       }
     });
+  }
+  // The box's reasons are clauses ("that name is taken at this table"): shown alone, a sentence.
+  function sentence(text) {
+    text = text.charAt(0).toUpperCase() + text.slice(1);
+    return /[.!?]$/.test(text) ? text : text + '.';
   }
   $('joinForm').addEventListener('submit', function (e) {
     e.preventDefault();
