@@ -331,6 +331,10 @@ def test_sim_page_shows_the_oled_and_its_buttons_press_the_box(sim, fw_box):
     expect(oled).to_be_visible()
     assert oled.evaluate("i => [i.naturalWidth, i.naturalHeight]") == [128, 64]
     expect(page.get_by_role("button")).to_have_count(3)
+    # the phones' page, by its whole address (not a bare "/"), in a tab of its own
+    phones = page.get_by_role("link", name=page.evaluate("location.origin") + "/", exact=True)
+    expect(phones).to_have_attribute("href", "/")
+    expect(phones).to_have_attribute("target", "_blank")
     for name in ("A", "B", "C"):
         expect(sim.button(name)).to_be_visible()
         expect(sim.button(name)).to_have_accessible_name(name)
