@@ -97,6 +97,9 @@ def test_at_the_game_menu_a_new_phone_is_asked_to_join_not_told_a_game_is_under_
     expect(phone.get_by_text("A game is under way.")).to_have_count(0)
     join(phone, "Ada")
     expect(phone.locator("#lobbyMsg")).to_have_text("The reader is choosing the game on the box.")
+    # no game is chosen: the page is Tidebox's, without the last game's title or How to play
+    expect(phone.locator("#brand")).to_have_text("Tidebox")
+    expect(phone.locator("#rules")).to_be_hidden()
 
 
 def test_rejoin_code_takes_the_seat_back(box, open_phone):

@@ -285,19 +285,21 @@
     var s = S;
     var view = !s.you ? 'join' : s.game && (s.box === 'play' || s.box === 'over') ? 'game' : 'lobby';
     // the chosen game's part of the page draws the game (games/<game>/page.js): asked for once the
-    // reader has chosen the game; another game's part leaves no style or drawing behind
-    var part = s.kind && GAMES[s.kind] || null;
-    if (s.kind && !part) need(s.kind);
-    if (part && s.kind !== styled) {
+    // reader has chosen the game (at the game menu none is: the last one's title and How to play go);
+    // another game's part leaves no style or drawing behind
+    var kind = s.box === 'choose' ? null : s.kind;
+    var part = kind && GAMES[kind] || null;
+    if (kind && !part) need(kind);
+    if (part && kind !== styled) {
       fill($('other'), []);
-      useStyle(s.kind);
+      useStyle(kind);
     }
     setText('me', s.you ? 'You: ' + s.you.name : '');
     setText('brand', part ? part.title : 'Tidebox');
     show('join', view === 'join');
     show('lobby', view === 'lobby');
     show('other', view === 'game' && !!part);
-    renderHow(s.kind, part);
+    renderHow(kind, part);
     if (view === 'join') renderJoin(s);
     else if (view === 'lobby') renderLobby(s, part);
     else if (part) part.render(s, $('other'));
