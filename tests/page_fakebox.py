@@ -482,4 +482,6 @@ def screenshot(page, name):
 
 
 def token_of(page):
-    return page.evaluate("localStorage.getItem('tidebox.token')")
+    """The seat token the page keeps: under its phone's own key on a /?phone=N address (app.js)."""
+    return page.evaluate("(() => { var m = /[?&]phone=(\\d{1,2})(?:&|$)/.exec(location.search);"
+                         " return localStorage.getItem('tidebox.token' + (m ? '.' + m[1] : '')); })()")

@@ -102,6 +102,26 @@ def test_at_the_game_menu_a_new_phone_is_asked_to_join_not_told_a_game_is_under_
     expect(phone.locator("#rules")).to_be_hidden()
 
 
+def test_tabs_of_one_browser_are_phones_of_their_own_with_phone_n(box, phone):
+    """/?phone=N (the simulator's links): each tab keeps its own seat, across reloads too; the plain
+    address is a phone of its own as well. The token stays out of every address."""
+    tabs = {}
+    for n, name in ((1, "Ada"), (2, "Bo")):
+        tab = phone.context.new_page()
+        tab.goto(box.url + "/?phone=%d" % n)
+        join(tab, name)
+        tabs[name] = tab
+    join(phone, "Cy")
+    for name, tab in tabs.items():
+        tab.reload()
+        expect(tab.get_by_text("You: " + name)).to_be_visible()
+    phone.reload()
+    expect(phone.get_by_text("You: Cy")).to_be_visible()
+    tokens = {name: token_of(tab) for name, tab in tabs.items()}
+    assert len(set(tokens.values()) | {token_of(phone)}) == 3
+    assert all(token not in line for token in tokens.values() for line in box.traffic()["log"])
+
+
 def test_rejoin_code_takes_the_seat_back(box, open_phone):
     first = open_phone()
     join(first, "Ada")

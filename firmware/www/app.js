@@ -19,11 +19,16 @@
   // ---------------------------------------------------------------- storage
   // localStorage keeps the seat across reloads, lost Wi-Fi and a locked screen. Where it is not
   // available (some private modes), the seat lasts as long as the page.
+  // An address ending in ?phone=N (the simulator's links) makes this tab phone N, with keys of its
+  // own, so one browser can be several phones at a table. Only a label: a token is never in an address.
+  var PHONE = (/[?&]phone=(\d{1,2})(?:&|$)/.exec(location.search) || [])[1];
   var mem = {};
   function load(key) {
+    if (PHONE) key += '.' + PHONE;
     try { return localStorage.getItem(key); } catch (e) { return key in mem ? mem[key] : null; }
   }
   function store(key, value) {
+    if (PHONE) key += '.' + PHONE;
     if (value == null) delete mem[key]; else mem[key] = value;
     try {
       if (value == null) localStorage.removeItem(key); else localStorage.setItem(key, value);
