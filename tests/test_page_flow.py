@@ -90,6 +90,23 @@ def test_join_refusals_are_shown(box, phone):
     expect(late.locator("#joinErr")).to_have_text("The game has started: ask the reader for a rejoin code.")
 
 
+def test_a_long_name_is_never_cut_the_field_says_its_limit_as_it_is_typed(box, phone):
+    name = phone.get_by_label("Name")
+    expect(phone.locator("#nameLen")).to_have_text("At most 12 characters.")
+    name.fill("Ada")
+    expect(phone.locator("#nameLen")).to_have_text("3 of 12 characters.")
+    long = "Maximilian Alexander Fitzgerald-Worthington"
+    name.fill(long)
+    expect(name).to_have_value(long)  # all of it, not cut
+    expect(phone.locator("#nameLen")).to_have_text("Too long: %d characters, at most 12." % len(long))
+    phone.get_by_role("button", name="Join", exact=True).click()
+    expect(phone.locator("#joinErr")).to_have_text("Shorten your name to 12 characters.")
+    assert box.traffic()["log"] == [line for line in box.traffic()["log"] if "/api/join" not in line]
+    name.fill("Maximilian")
+    phone.get_by_role("button", name="Join", exact=True).click()
+    expect(phone.get_by_text("You: Maximilian")).to_be_visible()
+
+
 def test_at_the_game_menu_a_new_phone_is_asked_to_join_not_told_a_game_is_under_way(box, phone):
     box.press("menu")  # the reader has not chosen the next game yet
     expect(phone.locator("#joinNote")).to_have_text(

@@ -272,10 +272,21 @@
     text = text.charAt(0).toUpperCase() + text.slice(1);
     return /[.!?]$/.test(text) ? text : text + '.';
   }
+  // A name's limit is said as it is typed (the box's name rule: 12 characters in every game), and a
+  // longer one is never cut: the player shortens it.
+  var NAME_MAX = +$('name').getAttribute('data-max');
+  function nameTooLong() {
+    var n = $('name').value.trim().length;
+    setText('nameLen', n > NAME_MAX ? 'Too long: ' + n + ' characters, at most ' + NAME_MAX + '.'
+      : n ? n + ' of ' + NAME_MAX + ' characters.' : 'At most ' + NAME_MAX + ' characters.');
+    return n > NAME_MAX;
+  }
+  $('name').addEventListener('input', nameTooLong);
   $('joinForm').addEventListener('submit', function (e) {
     e.preventDefault();
     var name = $('name').value.trim();
     if (!name) setText('joinErr', 'Type your name first.');
+    else if (nameTooLong()) setText('joinErr', 'Shorten your name to ' + NAME_MAX + ' characters.');
     else enter('/api/join', { name: name }, 'joinBtn', 'joinErr');
   });
   $('rejoinForm').addEventListener('submit', function (e) {
