@@ -168,9 +168,16 @@ def test_reconnecting_note_and_resume(box, phone):
     phone.context.set_offline(True)
     nudge(phone)
     expect(net).to_have_text("Reconnecting to the box\u2026", timeout=8000)
+    # the controls are off (inert, greyed) and the notice stays in view, scrolled to the bottom too
+    expect(phone.locator("main")).to_have_attribute("inert", "")
+    phone.set_viewport_size({"width": 360, "height": 260})  # a page taller than the screen
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert phone.evaluate("window.scrollY") > 0
+    expect(net).to_be_in_viewport()
     box.join("Bo")
     phone.context.set_offline(False)
     expect(net).to_be_hidden(timeout=8000)
+    expect(phone.locator("main")).not_to_have_attribute("inert", "")
     expect(phone.locator("#seats li", has_text="Bo")).to_be_visible()
     expect(phone.get_by_text("You: Ada")).to_be_visible()
 

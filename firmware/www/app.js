@@ -142,6 +142,14 @@
   var pollTimer = 0;
   var fails = 0;
 
+  // While the box does not answer: the notice stays in view wherever the player has scrolled, and
+  // the page's controls are visibly off (inert: no tap, no focus), so nothing looks live that is not.
+  function offline(on) {
+    show('net', on);
+    document.body.classList.toggle('offline', on);
+    if (on) $('main').setAttribute('inert', ''); else $('main').removeAttribute('inert');
+  }
+
   function poll() {
     clearTimeout(pollTimer);
     if (polling) return;
@@ -155,7 +163,7 @@
         next = 0;
       } else if (r.status === 200 && typeof d.v === 'number') {
         fails = 0;
-        show('net', false);
+        offline(false);
         if ('box' in d) {
           S = d;
           ver = d.v;
@@ -166,7 +174,7 @@
         }
       } else {
         fails += 1;
-        if (fails > 1) show('net', true);
+        if (fails > 1) offline(true);
         next = fails < 3 ? 3000 : 5000;
       }
       if (again) {
