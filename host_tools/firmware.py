@@ -143,16 +143,23 @@ def source_commit(src):
 
 
 def micropython32(src):
+    """The 32-bit unix port from `src`, copied to host_tools/micropython32/ with its record (shipped.py):
+    the interpreter make test judges the chip's heap on."""
     install_toolchain("micropython32")
-    clean_on_failure(src / "mpy-cross" / "build", lambda: run(["make", "-C", src / "mpy-cross", "-j" + JOBS]))
+    env = dict(os.environ, SOURCE_DATE_EPOCH=str(source_date(src)))  # the commit's date, not today's
+    clean_on_failure(src / "mpy-cross" / "build", lambda: run(["make", "-C", src / "mpy-cross", "-j" + JOBS],
+                                                              env=env))
     out = src / "ports" / "unix" / "build-standard-32"
-    clean_on_failure(out, lambda: run(["make", "-C", src / "ports" / "unix", "-j" + JOBS, *UNIX32_ARGS]))
+    clean_on_failure(out, lambda: run(["make", "-C", src / "ports" / "unix", "-j" + JOBS, *UNIX32_ARGS],
+                                      env=env))
     binary = out / "micropython"
     out = subprocess.run([str(binary), "-c", "import sys; print(sys.maxsize == 2**31 - 1)"],
                          capture_output=True, text=True)
     if out.stdout.strip() != "True":
         raise FirmwareError("%s is not a 32-bit build (is gcc-multilib installed?)" % binary)
-    return binary
+    command = "make micropython32 MICROPYTHON_SRC=<MicroPython at %s> (make -C ports/unix %s)" % (
+        PINNED, " ".join(UNIX32_ARGS))
+    return shipped.write_micropython32(binary, PINNED_FULL, command)
 
 
 # --- the rp2 firmware ----------------------------------------------------------------------------
@@ -349,8 +356,8 @@ def main(argv=None):
     try:
         src = check_source(args.src, "micropython32" if args.what == "micropython32" else "firmware")
         if args.what == "micropython32":
-            print("32-bit MicroPython: %s\n(run the project with it: MICROPYTHON=%s make bench)"
-                  % ((micropython32(src),) * 2))
+            print("32-bit MicroPython: %s\n(make test runs the heap tests on it; the whole project: "
+                  "MICROPYTHON=%s make bench)" % ((shipped.shown(micropython32(src)),) * 2))
             return 0
         out_dir = Path(args.out).resolve()
         install_toolchain("firmware")

@@ -13,6 +13,8 @@ bundle's ROMFS image and files (deploy.py). Code finds the images through `uf2_p
 
 import hashlib
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import build
@@ -61,6 +63,43 @@ def check(board):
         raise ValueError("%s does not match the SHA-256 in %s (a Git LFS pointer, or damaged): "
                          "`git checkout -- %s`" % (shown(path), MANIFEST, shown(FIRMWARE_DIR)))
     return path
+
+
+# --- the 32-bit unix port the heap tests run on (make micropython32) ------------------------------
+# MicroPython 3fff03367a as a 32-bit unix program: the Pico's 4-byte words and 16-byte GC blocks, so
+# its heap figures are the chip's. Committed as the firmware images are, so that every make test
+# judges the shipped heap without a MicroPython tree (it needs Debian's libc6-i386 to run).
+MICROPYTHON32_DIR = ROOT / "host_tools" / "micropython32"
+MICROPYTHON32 = MICROPYTHON32_DIR / "micropython"
+MICROPYTHON32_RECORD = MICROPYTHON32_DIR / "micropython32.json"
+
+
+def micropython32():
+    """The committed 32-bit MicroPython, after checking it against its record; ValueError otherwise."""
+    if not MICROPYTHON32.is_file() or not MICROPYTHON32_RECORD.is_file():
+        raise ValueError("%s is not in this checkout: `make micropython32 MICROPYTHON_SRC=...` builds it"
+                         % shown(MICROPYTHON32))
+    record = json.loads(MICROPYTHON32_RECORD.read_text(encoding="utf-8"))
+    if sha256(MICROPYTHON32.read_bytes()) != record["sha256"]:
+        raise ValueError("%s does not match the SHA-256 in %s" % (shown(MICROPYTHON32),
+                                                                 shown(MICROPYTHON32_RECORD)))
+    return MICROPYTHON32
+
+
+def write_micropython32(binary, commit, command):
+    """Copy a fresh 32-bit build beside its record (firmware.py micropython32)."""
+    MICROPYTHON32_DIR.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(binary, MICROPYTHON32)
+    MICROPYTHON32.chmod(0o755)
+    version = subprocess.run([str(MICROPYTHON32), "-c", "import sys; print(sys.version)"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    record = {"file": MICROPYTHON32.name, "sha256": sha256(MICROPYTHON32.read_bytes()),
+              "bytes": MICROPYTHON32.stat().st_size,
+              "micropython": {"commit": commit, "version": version}, "build": command,
+              "runs_with": "Debian libc6-i386",
+              "licence": "MIT: boards/firmware/licences/micropython-license.txt"}
+    MICROPYTHON32_RECORD.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return MICROPYTHON32
 
 
 # --- writing them (firmware.py ship, make firmware) -----------------------------------------------

@@ -1,6 +1,11 @@
 """The firmware Tidebox ships (boards/firmware/, `make firmware`): each committed image is the one
 firmware.json records, declares the MicroPython it carries, and has the ROMFS partition the bundle's
-image is written to; the board settings it was built from are the ones in the repository."""
+image is written to; the board settings it was built from are the ones in the repository. And the
+32-bit MicroPython the heap tests run on (host_tools/micropython32/, make micropython32) is the one
+its record names."""
+
+import json
+import subprocess
 
 import pytest
 
@@ -75,3 +80,15 @@ def test_program_version_reads_a_binary_info_string():
     image = b"\0" * 16 + entry + b"\0" * (64 - 16 - len(entry)) + text
     assert romfs.program_version(image) == "v9.9.9-preview.1.gabcdef"
     assert romfs.program_version(b"\0" * 64) is None
+
+
+def test_the_committed_32_bit_micropython_matches_its_record_and_is_32_bit():
+    """host_tools/micropython32/ (make micropython32): the interpreter the heap tests judge the chip's
+    pool on, built from the firmware's MicroPython commit."""
+    binary = shipped.micropython32()
+    record = json.loads(shipped.MICROPYTHON32_RECORD.read_text())
+    assert record["micropython"]["commit"] == firmware.PINNED_FULL
+    out = subprocess.run([str(binary), "-c", "import sys; print(sys.maxsize)"], capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert out == str(2**31 - 1)  # 32-bit words, as on the RP2040
+    assert record["micropython"]["version"].endswith("MicroPython v1.29.0-preview on 2026-07-04")
