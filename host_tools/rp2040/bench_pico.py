@@ -68,7 +68,6 @@ phone and the default rival), each checked against what its rules say.
 """
 
 import argparse
-import random
 import shutil
 import sys
 import threading
@@ -80,6 +79,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import build  # noqa: E402
 import sim_pico  # noqa: E402
+from table import firmware_games  # noqa: E402
 
 OUT = build.ROOT / "build" / "bench-pico"
 
@@ -342,58 +342,19 @@ def pearl_reach(flash_out, wall_s, rows):
 # Tide's first round and Pearl Reach are above).
 
 
-class QuietDividendGame:
-    """Each turn, the seat whose turn it is takes one of the legal turns its own view offers, from its
-    phone with the view's seq (seeded: the same game each run)."""
+def whole_game(flash_out, play, phones_n, rows):
+    """`play` (one of evening_pico.py's players: its setup presses and its play) played whole on a fresh
+    chip by `phones_n` phones polling once a chip second."""
+    import evening_pico  # imports this module: here, not at the top
 
-    game = "quiet_dividend"
-    title = "The Quiet Dividend"
-    index = 1  # its place on the game menu
-
-    def __init__(self, seed=5):
-        self.rng = random.Random(seed)
-
-    def step(self, emu, tokens, view):
-        seat = view["game"]["turn"]
-        mine = api_view(emu, tokens[seat])
-        m = self.rng.choice(mine["game"]["legal"])
-        move_api(emu, tokens[seat], m["move"], m["args"], mine["seq"])
-
-
-class PaperCurrentGame:
-    """The reader pages each card and launches the eight boats (C), the phones enter every boat's
-    result in turn, the reader confirms (C); three rounds."""
-
-    game = "paper_current"
-    title = "Paper Current"
-    index = 2
-
-    def __init__(self, seed=3):
-        self.rng = random.Random(seed)
-        self.phone = 0
-
-    def step(self, emu, tokens, view):
-        game = view["game"]
-        if game["phase"] != "score" or None not in game["results"]:
-            reader(emu, "C")  # the card's pages, a launch, the round confirmed, the next card
-            return
-        seq = view["seq"]
-        for boat, result in enumerate(game["results"], 1):
-            if result is None:
-                move_api(emu, tokens[self.phone % len(tokens)], "set_result",
-                         {"boat": boat, "result": self.rng.choice((0, 1, 2, 2)), "was": None}, seq)
-                seq += 1
-                self.phone += 1
-
-
-def whole_game(flash_out, game, phones_n, rows):
-    """`game` (above) played whole on a fresh chip by `phones_n` phones polling once a chip second."""
+    games = firmware_games()
+    title = games.load(play.game).TITLE
     flash = sim_pico.prepare(flash_out, fresh=True)
     emu = sim_pico.Emulator(flash, flash_out / "pico-sim.log", realtime=True)
     try:
         wait(emu, lambda s: "tidebox: pico_w on port" in s["console"], "the box's start")
         settled(emu)
-        for _ in range(game.index):
+        for _ in range([game for game, _ in games.GAMES].index(play.game)):
             press_and_wait(emu, "A", "the next game", 120)
         press_and_wait(emu, "C", "the join screen", 120)
         phones = Phones(emu, phones_n)
@@ -401,24 +362,19 @@ def whole_game(flash_out, game, phones_n, rows):
             phones.join()
             phones.start_polling()
             emu._call("/monitor", {})  # the heap from the setup on
-            reader(emu, "C")  # setup, default options
-            reader(emu, "C")  # the game begins
-            start, wall0, steps = emu.status(), time.monotonic(), 0
-            view = wait_view(emu, phones.tokens[0], lambda v: v.get("box") in ("play", "over"), "the game")
-            while view.get("box") != "over":
-                if steps > 2000:
-                    raise SystemExit("bench-pico: %s did not end: %s" % (game.game, view["game"]))
-                game.step(emu, phones.tokens, view)
-                steps += 1
-                view = api_view(emu, phones.tokens[0])
+            chip = evening_pico.Chip(emu)
+            for button in play.setup:
+                chip.press(button)
+            start, wall0 = emu.status(), time.monotonic()
+            play.play(chip, phones.tokens)
             end = emu.status()
         finally:
             phones.stop()
         if end["boots"] != 1:
-            raise SystemExit("bench-pico: the chip restarted during %s: %s" % (game.game, end["resets"]))
+            raise SystemExit("bench-pico: the chip restarted during %s: %s" % (play.game, end["resets"]))
         rows.append(heap_row(end, "heap low-water / smallest largest free block through a whole game of %s "
-                             "with %d phones (%d steps, %.0f s chip, %.0f s wall; %d phone errors)" % (
-                                 game.title, phones_n, steps, (end["chip_ms"] - start["chip_ms"]) / 1000,
+                             "with %d phones (%.0f s chip, %.0f s wall; %d phone errors)" % (
+                                 title, phones_n, (end["chip_ms"] - start["chip_ms"]) / 1000,
                                  time.monotonic() - wall0, len(phones.errors))))
     finally:
         emu.stop()
@@ -1041,8 +997,10 @@ def bench(args):
     if args.pearl_reach_s:
         pearl_reach(OUT / "pearl-reach", args.pearl_reach_s, rows)
     if args.whole_games:
-        for game in (QuietDividendGame(), PaperCurrentGame()):
-            whole_game(OUT / game.game, game, args.phones, rows)
+        import evening_pico
+
+        for play in (evening_pico.QuietDividend(), evening_pico.PaperCurrent()):
+            whole_game(OUT / play.game, play, args.phones, rows)
     print("| figure (chip time at 125 MHz) | measured | goal |")
     print("| --- | --- | --- |")
     for row in rows:
