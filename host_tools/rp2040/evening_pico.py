@@ -433,8 +433,14 @@ def run(work=OUT, log=print):
         figures["menu_largest_at_end"] = end["heap"]["largest_free"] if end["heap"] else None
         console = merged(console, end["console"])
         figures["chip_resets"] = end["resets"]
+    except Exception as exc:  # noqa: BLE001 - said again below with what the chip's flash says of it
+        failure = exc
+    else:
+        failure = None
     finally:
         power_cuts.halt(emu)
+    if failure is not None:
+        raise EveningError("%s\n%s" % (failure, flash_logs(flash))) from failure
     with open(Path(work) / "pico-sim.log", errors="replace") as f:
         console_all = console + f.read()  # and the emulator's own errors
     files = power_cuts.files(flash)
@@ -447,6 +453,18 @@ def run(work=OUT, log=print):
     figures["memory_errors"] = console_all.count("MemoryError") - len(PPP_SWEEP.findall(console_all))
     figures["soft_reboots"] = console_all.count("soft reboot")
     return figures
+
+
+def flash_logs(flash):
+    """What the box wrote on its flash of why it stopped or restarted (crash.log, restart.log, the
+    step it was to take next), for an evening that failed."""
+    try:
+        files = power_cuts.files(flash)
+    except Exception as e:  # noqa: BLE001 - a flash that does not mount is itself the news
+        return "the chip's flash could not be read: %s" % e
+    kept = {path: text[-1500:] for path, text in files.items()
+            if path.rsplit("/", 1)[-1] in ("crash.log", "restart.log", "next.json")}
+    return "the chip's flash: %s" % (kept or "no crash.log, restart.log or next.json")
 
 
 def report(figures):

@@ -915,7 +915,9 @@ function boot(reason) {
     if (rebooting) return;
     rebooting = true;
     sim.stop();
-    setImmediate(() => { rebooting = false; boot('watchdog reset'); });
+    // REASON's FORCE bit: the firmware asked (machine.reset()); TIMER: nothing fed it in time (a hang)
+    const why = watchdog.reason & 2 ? 'machine.reset()' : 'watchdog reset: not fed in time';
+    setImmediate(() => { rebooting = false; boot(why); });
   };
   mcu.core.PC = 0x10000000;
   runLoop(sim);
