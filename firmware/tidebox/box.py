@@ -14,6 +14,7 @@ from tidebox.games.base import GameError, NotNow, check_name
 from tidebox.seats import Seats
 
 SAVE_FILE = "game.json"
+TONIGHT_FILE = "tonight.txt"  # the night's scores (tonight.py)
 MAX_SEATS = 8  # the hotspot's DHCP server has 8 leases: one phone each
 
 CHOOSE = "choose"  # the reader picks the game
@@ -62,6 +63,7 @@ class Box:
         self.options = {}
         self.seq = 0  # moves applied in this game: a phone's move may name the one it saw (stale: 409)
         self.undo_text = None  # the game before its last move, for games with UNDO (JSON text)
+        self.tag = 0  # which game of the night this is (random at its start): tonight.py counts it once
         self.countdown = timer.Countdown()
         # What the reader's screen is showing, for the phones to follow (e.g. {"reveal": {"round": 2,
         # "step": 3}}: how far the box's stepped reveal has gone). A game's screen sets it through
@@ -148,11 +150,12 @@ class Box:
             "seats": self.seats.to_dict(),
             "options": self.options,
             "seq": self.seq,
+            "tag": self.tag,
             "game": self.rules.to_dict(self.state) if self.state else None,
         })
 
     def _read_saved(self):
-        """What flash holds, checked: (phase, game_id, rules, seats, options, seq, state), or None."""
+        """What flash holds, checked: (phase, game_id, rules, seats, options, seq, state, tag), or None."""
         data = self.storage.load(SAVE_FILE)
         if data is None:
             return None
@@ -179,9 +182,10 @@ class Box:
                 if key in saved:
                     options[key] = saved[key]
         seq = data.get("seq", 0)
-        if type(seq) is not int:
+        tag = data.get("tag", 0)
+        if type(seq) is not int or type(tag) is not int:
             raise ValueError("saved move count is damaged")
-        return phase, game_id, rules, seats, options, seq, state
+        return phase, game_id, rules, seats, options, seq, state, tag
 
     def saved_game_id(self):
         """The game a save on flash is playing (None: no save, none readable, or no game under way
@@ -209,10 +213,10 @@ class Box:
         return self.phase == PLAY or (self.phase != OVER and self.seats.count() > 0)
 
     def _use(self, saved):
-        phase, game_id, rules, seats, options, seq, state = saved
+        phase, game_id, rules, seats, options, seq, state, tag = saved
         if self.game_id is not None and self.game_id != game_id:
             games.unload(self.game_id)
-        self.phase, self.game_id, self.rules, self.seats, self.options, self.seq, self.state = saved
+        self.phase, self.game_id, self.rules, self.seats, self.options, self.seq, self.state, self.tag = saved
         self.undo_text = None
         self.shown = {}
         self.version += 1
@@ -230,7 +234,7 @@ class Box:
             saved = None
         if saved is None:
             saved = (CHOOSE, self.game_id, self.rules, self.new_seats(),
-                     default_options(self.rules) if self.rules else {}, 0, None)
+                     default_options(self.rules) if self.rules else {}, 0, None, 0)
         self._use(saved)
 
     def discard(self):
@@ -393,6 +397,7 @@ class Box:
             raise NotNow(e.message)  # a table the game cannot seat: not now, whatever the rules said
         self.phase = PLAY
         self.seq = 0
+        self.tag = self.new_tag()
         self.undo_text = None
         self.shown = {}
         self.countdown.stop()
@@ -455,6 +460,7 @@ class Box:
                 raise GameError("a new game from a phone cannot change " + str(key))
             options[key] = args[key]
             check_choice(self.rules, key, args[key])  # refused before the game over is let go
+        self.to_tonight()
         self.state = None  # the game over is on flash: its room goes to the new one
         try:
             state = self.rules.new_game(list(self.seats.names), options, self.random_below)
@@ -469,6 +475,22 @@ class Box:
         self.restart(state)
         self.shown = {NEW_GAME: seat}  # every phone and the box's board say who started it
         return self.version
+
+    def new_tag(self):
+        raw = self.board.urandom(3)
+        return (raw[0] << 16) | (raw[1] << 8) | raw[2]
+
+    def to_tonight(self):
+        """The game held now goes into the night's scores (tonight.py), finished or ended early, before
+        it leaves the box. A flash that cannot take it costs the line, never the table."""
+        from tidebox import forget, tonight
+
+        try:
+            tonight.add(self.storage, tonight.entry(self))
+        except (OSError, MemoryError) as e:
+            print("tidebox: the night's scores could not be written:", repr(e))
+        del tonight
+        forget("tidebox.tonight")
 
     def can_undo(self):
         return self.undo_text is not None and self.phase in (PLAY, OVER)
@@ -514,8 +536,11 @@ class Box:
         the box back to what flash holds and is refused)."""
         if self.phase not in (PLAY, OVER) or self.state is None:
             raise NotNow("no game is being played")
+        if self.state is not state:
+            self.to_tonight()  # the game it replaces (a phone's new game has recorded it already)
         self.state = state
         self.phase = PLAY
+        self.tag = self.new_tag()
         self.seq += 1
         self.undo_text = None
         self.shown = {}
@@ -525,6 +550,8 @@ class Box:
     def to_game_menu(self):
         """After the final standings: same table (dropped players stay out), back to the game menu,
         where the same game or another is chosen. The game's code is unloaded (forget_rules)."""
+        if self.state is not None and self.phase in (PLAY, OVER):
+            self.to_tonight()
         keep = [i for i in range(len(self.seats.names)) if self.seats.present[i]]
         for seat in range(len(self.seats.names) - 1, -1, -1):
             if seat not in keep:

@@ -1,7 +1,7 @@
 # The screens before a game: the game menu, joining (with the players menu and a name typed on the
 # box) and the chosen game's setup. The panel imports this module for them and unloads it while a
 # game is played (its code would otherwise hold heap all game).
-from tidebox import draw, games
+from tidebox import draw, forget, games
 from tidebox.buttons import LONG
 from tidebox.screens import ListMenu, PickSeat, Screen
 
@@ -10,6 +10,7 @@ MENU_ROWS = 4  # the game menu's lines of 10 px between the title and the hints
 SETUP_ROWS = 5  # the setup screen's rows of 9 px under the title (the selected option takes two)
 SETUP_Y = 11
 SETUP_STEP = 9
+TONIGHT = "Tonight's scores"  # the game menu's line after the games
 
 
 class ChooseGame(Screen):
@@ -26,13 +27,15 @@ class ChooseGame(Screen):
         else:
             draw.title(fb, "Choose a game")
         top = max(0, self.cursor - MENU_ROWS + 1)
-        titles = [title for _, title in games.GAMES[top:top + MENU_ROWS]]
-        draw.rows(fb, titles, y=12, step=10, cursor=self.cursor - top)
+        titles = [title for _, title in games.GAMES] + [TONIGHT]
+        draw.rows(fb, titles[top:top + MENU_ROWS], y=12, step=10, cursor=self.cursor - top)
         draw.hints_or_message(fb, self.message, "next", "", "pick")
 
     def press(self, button, kind):
         if button == "A":
-            self.cursor = (self.cursor + 1) % len(games.GAMES)
+            self.cursor = (self.cursor + 1) % (len(games.GAMES) + 1)
+        elif button == "C" and self.cursor == len(games.GAMES):
+            self.panel.push(Tonight(self.panel))
         elif button == "C":
             game = games.GAMES[self.cursor][0]
             try:
@@ -40,6 +43,59 @@ class ChooseGame(Screen):
                 self.panel.home()
             except MemoryError:  # its code found no room: chosen again on a fresh heap
                 self.panel.short_of_memory("choose", game)
+
+
+class Tonight(ListMenu):
+    """The night's scores (tidebox/tonight.py), a line a game in the order played; C on one shows
+    everybody's points in it. Read from flash when opened, let go when closed."""
+
+    def __init__(self, panel):
+        from tidebox import tonight
+
+        played = tonight.read(panel.box.storage)
+        items = [(tonight.line(g), self._detail(panel, g)) for g in played]
+        forget("tidebox.tonight")
+        items.append(("Back", panel.pop))
+        super().__init__(panel, "Tonight: %d game%s" % (len(played), "" if len(played) == 1 else "s"),
+                         items, "tonight")
+
+    @staticmethod
+    def _detail(panel, game):
+        return lambda: panel.push(TonightGame(panel, game.get("title") or "?", game))
+
+
+class TonightGame(Screen):
+    """One game of the night: everybody's points, best first (ended early: so far), 5 a page; A the
+    next page, B or C back."""
+
+    name = "tonight_game"
+
+    def __init__(self, panel, title, game):
+        super().__init__(panel)
+        self.title = title
+        points = game["points"]
+        order = sorted(range(len(points)), key=lambda i: (-points[i], i))
+        lines = ["ended early"] if game.get("ended") else []
+        rank = 0
+        for place, seat in enumerate(order):
+            if not place or points[seat] != points[order[place - 1]]:
+                rank = place + 1
+            name = game["names"][seat] if seat < len(game["names"]) else "?"
+            lines.append("%d %s %d" % (rank, draw.fit(name, 10), points[seat]))
+        self.lines = lines
+
+    def draw(self, fb, now):
+        lines, count = draw.page(self.lines, self.page, 5)
+        draw.title(fb, self.title if count == 1 else "%s %d/%d" % (
+            draw.fit(self.title, 11), self.page % count + 1, count))
+        draw.rows(fb, lines)
+        draw.hints_or_message(fb, self.message, "more" if count > 1 else "", "back", "back")
+
+    def press(self, button, kind):
+        if button == "A":
+            self.page += 1
+        elif button in ("B", "C"):
+            self.panel.pop()
 
 
 def join_views(panel):
@@ -136,19 +192,20 @@ class Join(Screen):
         self.panel.home()
 
     def new_table(self):
-        """Everyone leaves (the players of an earlier game), after a confirmation: one press each
-        would take three per player."""
+        """Everyone leaves (the players of an earlier game) and the night's scores start again, after
+        a confirmation: one press each would take three per player."""
         r = self.panel
-        if not self.box.seats.names:
-            r.message = "Nobody joined yet"
-            return
 
         def cleared():
+            from tidebox import tonight
+
+            tonight.clear(self.box.storage)
+            forget("tidebox.tonight")
             for seat in range(len(self.box.seats.names) - 1, -1, -1):
                 self.box.remove_player(seat)
             r.home()
 
-        r.ask("Everyone leaves?", cleared)
+        r.ask("Everyone leaves,\nscores cleared?", cleared)
 
     def change_game(self):
         self.box.to_choose()

@@ -85,9 +85,10 @@ class Confirm(Screen):
 
     def draw(self, fb, now):
         draw.title(fb, "Sure?")
-        words = self.question.split(" ")
-        draw.center(fb, words[0], 20)
-        draw.center(fb, " ".join(words[1:]), 32)
+        # two lines: split where the question says (a newline), else after its first word
+        lines = self.question.split("\n" if "\n" in self.question else " ", 1)
+        draw.center(fb, lines[0], 20)
+        draw.center(fb, lines[1] if len(lines) > 1 else "", 32)
         draw.hints_or_message(fb, self.message, "no", "", "yes")
 
     def press(self, button, kind):

@@ -324,6 +324,8 @@
     show('lobby', view === 'lobby');
     show('other', view === 'game' && !!part);
     renderHow(kind, part);
+    if (view !== 'lobby') nightAsked = false;
+    else if (!nightAsked) askTonight();
     if (view === 'join') renderJoin(s);
     else if (view === 'lobby') renderLobby(s, part);
     else if (part) part.render(s, $('other'));
@@ -357,6 +359,79 @@
     show('joinNote', !!note);
   }
 
+  // The night's scores (GET /api/tonight: one game a line, oldest first), shown between games and
+  // asked for again each time the table is back between games (a game only joins them on its way
+  // out); a line that does not read is left out, as the box does.
+  var night = [];
+  var nightAsked = false;
+  function askTonight() {
+    nightAsked = true;
+    api('GET', '/api/tonight').then(function (r) {
+      if (r.status !== 200) { nightAsked = false; return; }
+      night = (r.text || '').split('\n').map(function (line) {
+        try { return JSON.parse(line); } catch (e) { return null; }
+      }).filter(function (g) { return g && g.names && g.points; });
+      renderTonight();
+    });
+  }
+  function names(list) {
+    return list.length < 3 ? list.join(' and ') : list.slice(0, -1).join(', ') + ' and ' + list[list.length - 1];
+  }
+  function outcome(g) {
+    if (g.ended) return 'ended early';
+    var won = (g.winners || []).map(function (i) { return g.names[i]; });
+    if (!won.length) return 'nobody won';
+    if (won.length === g.names.length && won.length > 1) return 'everyone won';
+    return names(won) + (won.length === 1 ? ' won' : ' tied');
+  }
+  function byPoints(g) {
+    return g.names.map(function (n, i) { return i; }).sort(function (a, b) {
+      return g.points[b] - g.points[a] || a - b;
+    });
+  }
+  function renderTonight() {
+    show('tonight', night.length > 0);
+    fill($('tonightList'), night.map(function (g) {
+      var li = el('li');
+      li.appendChild(el('strong', null, g.title || g.game));
+      li.appendChild(el('span', null, ': ' + outcome(g) + '. '));
+      li.appendChild(el('span', 'small', byPoints(g).map(function (i) {
+        return g.names[i] + ' ' + g.points[i];
+      }).join(' \u00b7 ')));
+      return li;
+    }));
+  }
+  $('tonightCsv').addEventListener('click', function () {
+    var rows = [['Game', 'Title', 'Ended early', 'Player', 'Points', 'Won']];
+    night.forEach(function (g, k) {
+      byPoints(g).forEach(function (i) {
+        rows.push([k + 1, g.title || g.game, g.ended ? 'yes' : 'no', g.names[i], g.points[i],
+          (g.winners || []).indexOf(i) >= 0 ? 'yes' : 'no']);
+      });
+    });
+    saveCsv('tidebox-tonight.csv', rows);
+  });
+
+  // A table saved as a CSV file: the night's scores, a game's record sheet. Safari asks "Download?"
+  // first: the file's address lives until the next save, not a second.
+  var csvUrl = '';
+  function saveCsv(file, rows) {
+    var text = rows.map(function (row) {
+      return row.map(function (c) {
+        c = String(c);
+        return /[",\r\n]/.test(c) ? '"' + c.replace(/"/g, '""') + '"' : c;
+      }).join(',');
+    }).join('\r\n') + '\r\n';
+    var a = el('a');
+    if (csvUrl) URL.revokeObjectURL(csvUrl);
+    a.href = csvUrl = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+    a.download = file;
+    if (!('download' in a)) a.target = '_blank'; // an older Safari shows the text instead
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  }
+
   function renderLobby(s, part) {
     // a game's part forgets what it kept for a game that is over (its `lobby`, if it has one)
     for (var kind in GAMES) if (GAMES[kind].lobby) GAMES[kind].lobby();
@@ -385,6 +460,6 @@
   window.Tidebox = {
     games: GAMES, api: api, move: move, refresh: refresh, el: el, fill: fill, setText: setText,
     show: show, pts: pts, list: list, sheet: sheet, printButton: printButton, $: $, failure: failure,
-    load: load, store: store, need: need, style: style
+    load: load, store: store, need: need, style: style, saveCsv: saveCsv
   };
 })();

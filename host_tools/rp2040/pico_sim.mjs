@@ -892,6 +892,7 @@ function boot(reason) {
     console.log(`pico-sim: ${reason}: the chip restarts (boot ${state.boots})`);
   }
   oled.reset();
+  for (const name of Object.keys(restedAt)) delete restedAt[name]; // in the chip's time, which starts again
   uartRead = uartReadPcs ? new Inside(uartReadPcs[0], uartReadPcs[1]) : null; // of this boot, as busyCycles
   collecting = gcCollectPc ? new Inside(gcCollectPc, null) : null;
   hookCore();

@@ -418,7 +418,6 @@
   setInterval(tick, 250);
 
   // ---------------------------------------------------------------- the controls
-  var csvUrl = '';
   function build() {
     node = el('div');
     node.id = 'game';
@@ -479,17 +478,8 @@
 
     $('csv').addEventListener('click', function () {
       var lines = [['Round', 'Beacon', 'Grove', 'Mooring', 'Round points', 'Running total']].concat(sheet);
-      var text = lines.map(function (l) { return l.join(','); }).join('\r\n') + '\r\n';
       var name = S && S.you ? S.you.name.replace(/[^A-Za-z0-9_-]+/g, '_') : '';
-      var a = el('a');
-      // Safari asks "Download?" first: the file's address lives until the next save, not a second.
-      if (csvUrl) URL.revokeObjectURL(csvUrl);
-      a.href = csvUrl = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
-      a.download = 'token-tide' + (name ? '-' + name : '') + '.csv';
-      if (!('download' in a)) a.target = '_blank'; // an older Safari shows the text instead
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
+      T.saveCsv('token-tide' + (name ? '-' + name : '') + '.csv', lines);
     });
     $('print').addEventListener('click', function () { window.print(); });
   }

@@ -1,0 +1,102 @@
+# The night's scores: every game the table played tonight, in order, finished or ended early, with
+# everybody's points and the winners. One line of JSON a game, appended to a file on flash when the
+# game leaves the box (the game menu, a rematch), so they survive the restart after each game and a
+# power cut (a cut in the middle of a line costs that line only: a line that does not read is
+# skipped). Read only between games, by the game menu's Tonight page and the phones' GET
+# /api/tonight (streamed from the file): imported then, forgotten again, no heap in a game.
+import json
+import os
+
+from micropython import const
+from tidebox import games
+from tidebox.box import TONIGHT_FILE as FILE
+
+_CAP = const(8192)  # bytes on flash: about 30 games of 8; past it the oldest games go
+
+
+def entry(box):
+    """The line for the game the box holds now (`box.phase` over: finished; else ended early): its
+    id and title, `tag` (which game of the night, so a game recorded twice by a power cut counts once), the
+    players' names, each one's points (a game's standings score may be a tuple, points first), the
+    winners' seats (none when ended early)."""
+    state = box.state
+    points = [0] * len(state["names"])
+    for _rank, seat, score in box.rules.standings(state):
+        points[seat] = score[0] if type(score) in (tuple, list) else score
+    over = box.phase == "over"
+    return {"game": box.game_id, "title": games.title(box.game_id), "tag": box.tag, "names": state["names"],
+            "points": points,
+            "winners": box.rules.winners(state) if over else [], "ended": not over}
+
+
+def add(storage, line):
+    """Append a game (its entry) unless the last line is the same game, written again."""
+    games = read(storage)
+    if games and games[-1].get("tag") == line["tag"]:
+        return
+    text = json.dumps(line) + "\n"
+    path = storage.path(FILE)
+    try:
+        size = os.stat(path)[6]
+    except OSError:
+        size = 0
+    if size + len(text) > _CAP:
+        # the oldest games go: the rest are written again, newest last (write, then rename)
+        kept = [json.dumps(g) + "\n" for g in games] + [text]
+        while kept and sum(len(k) for k in kept) > _CAP:
+            kept.pop(0)
+        with open(path + ".tmp", "w") as f:
+            for k in kept:
+                f.write(k)
+        os.rename(path + ".tmp", path)
+        return
+    with open(path, "a") as f:
+        f.write(text)
+
+
+def read(storage):
+    """Tonight's games, oldest first: [entry, ...] (lines that do not read are left out)."""
+    games = []
+    try:
+        f = open(storage.path(FILE))  # noqa: SIM115 - closed by the with below, once it opened
+    except OSError:
+        return games
+    with f:
+        for text in f:
+            try:
+                line = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(line, dict) and isinstance(line.get("names"), list) \
+                    and isinstance(line.get("points"), list):
+                games.append(line)
+    return games
+
+
+def clear(storage):
+    storage.remove(FILE)
+
+
+def short(title):
+    """A game's two-letter mark for the box's lines: its title's initials (Token Tide: TT)."""
+    words = title.split()
+    return (words[0][0] + words[1][0]) if len(words) > 1 else title[:2]
+
+
+def line(game):
+    """One game on the box's Tonight page, 16 characters at most: "TT Ann 34", "QD 2 tied 30",
+    "PC all won 41", "PC lost 38", "TT ended"."""
+    from tidebox import draw
+
+    mark = short(game.get("title") or "?")
+    if game.get("ended"):
+        return mark + " ended"
+    won = [w for w in game.get("winners", []) if 0 <= w < len(game["points"])]
+    if not won:
+        return "%s lost %d" % (mark, max(game["points"] or [0]))
+    best = game["points"][won[0]]
+    if len(won) == 1:
+        return "%s %s %d" % (mark, draw.fit(game["names"][won[0]], 9), best)
+    if len(won) == len(game["names"]) and len(set(game["points"])) == 1:
+        return "%s all won %d" % (mark, best)
+    return "%s %d tied %d" % (mark, len(won), best)
