@@ -62,8 +62,7 @@ class Table:
         """On the join screen: the reader removes the last seated player until `players` are left
         (players menu -> Remove player -> the seat -> yes)."""
         while len(self.names) > players:
-            box.press("A")  # the players menu
-            box.press("A")  # Remove player
+            box.press("A")  # the players menu, at Remove player
             if box.press("C") != "pick_seat":
                 raise AssertionError("the players menu did not offer a seat to remove")
             for _ in range(len(self.names) - 1):
@@ -76,7 +75,7 @@ class Table:
             self.tokens.pop()
 
     def change_game(self, box):
-        box.press("A")  # the players menu: Add player here, Remove player, New table, Change game
+        box.press("A")  # the players menu: Remove player, Add player here, New table, Change game
         for _ in range(3):
             box.press("A")  # Change game
         if box.press("C") != "choose":

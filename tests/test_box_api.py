@@ -351,7 +351,7 @@ def test_new_table_in_the_players_menu_lets_everyone_leave_after_a_confirmation(
     # the players of an earlier game leave in four presses and a confirmation, not three each
     box = new_box()
     tokens = [box.join(name)["token"] for name in ("Ada", "Bo", "Cy")]
-    assert box.press("A") == "join_menu"  # Add player here, Remove player, New table, ...
+    assert box.press("A") == "join_menu"  # Remove player, Add player here, New table, ...
     box.press("A")
     box.press("A")
     assert box.press("C") == "confirm"  # "Everyone leaves?"

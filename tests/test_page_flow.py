@@ -22,7 +22,7 @@ ISLANDS = ("Beacon", "Grove", "Mooring")
 
 
 def join(page, name):
-    page.get_by_label("Name").fill(name)
+    page.get_by_label("Name", exact=True).fill(name)
     page.get_by_role("button", name="Join", exact=True).click()
     expect(page.locator("#lobby")).to_be_visible()
 
@@ -77,7 +77,7 @@ def test_join_refusals_are_shown(box, phone):
     box.join("Bo")
     phone.get_by_role("button", name="Join", exact=True).click()
     expect(phone.get_by_role("alert").first).to_have_text("Type your name first.")
-    phone.get_by_label("Name").fill("bo")
+    phone.get_by_label("Name", exact=True).fill("bo")
     phone.get_by_role("button", name="Join", exact=True).click()
     expect(phone.locator("#joinErr")).to_have_text("That name is taken at this table.")
     box.join("Cy")
@@ -85,13 +85,13 @@ def test_join_refusals_are_shown(box, phone):
     late = phone.context.new_page()
     late.goto(box.url + "/")
     expect(late.get_by_text("A game is under way.")).to_be_visible()
-    late.get_by_label("Name").fill("Dee")
+    late.get_by_label("Name", exact=True).fill("Dee")
     late.get_by_role("button", name="Join", exact=True).click()
     expect(late.locator("#joinErr")).to_have_text("The game has started: ask the reader for a rejoin code.")
 
 
 def test_a_long_name_is_never_cut_the_field_says_its_limit_as_it_is_typed(box, phone):
-    name = phone.get_by_label("Name")
+    name = phone.get_by_label("Name", exact=True)
     expect(phone.locator("#nameLen")).to_have_text("At most 12 characters.")
     name.fill("Ada")
     expect(phone.locator("#nameLen")).to_have_text("3 of 12 characters.")
@@ -396,8 +396,9 @@ def test_the_reveal_follows_the_box_step_by_step(box, phone):
     expect(status).to_have_text("The box reveals the round step by step: now the winning amounts.")
     expect(phone.locator("#revealRows")).to_be_hidden()
     expect(phone.locator("#revealStand")).to_be_hidden()
-    # nothing of the round's scores anywhere on the page yet, the record sheet included
-    assert sheet_rows(phone)[0] == ["1", "", "", "", "", ""]
+    # nothing of the round's scores anywhere on the page yet, the record sheet included (its row
+    # keeps only this player's own numbers)
+    assert sheet_rows(phone)[0] == ["1", "4", "1", "2", "", ""]
     assert "point" not in phone.locator("#reveal").inner_text()
 
     islands = (("Beacon", ["4 counters \u2192 6 points", "3 counters \u2192 0 points",
@@ -415,7 +416,7 @@ def test_the_reveal_follows_the_box_step_by_step(box, phone):
         for seat in range(3):
             expect(rows.nth(seat).locator("tr").last).to_contain_text(islands[step - 1][1][seat])
         expect(rows.first.locator(".pts")).to_have_count(0)  # no points before the box shows them
-        assert sheet_rows(phone)[0] == ["1", "", "", "", "", ""]
+        assert sheet_rows(phone)[0] == ["1", "4", "1", "2", "", ""]
     box.step(4)
     nudge(phone)
     expect(status).to_have_text("You scored 10. The standings come next on the box.")
@@ -429,6 +430,45 @@ def test_the_reveal_follows_the_box_step_by_step(box, phone):
     expect(rows.nth(0).locator(".rh")).to_have_text(re.compile(r"Ada \(you\)\s*\+10 points, total 10"))
     expect(status).to_have_text("You scored 10, total 10. The reader turns the next card on the box.")
     screenshot(phone, "05b_reveal_standings")
+
+
+def test_during_the_stepped_reveal_the_record_sheet_keeps_my_row_and_its_points_follow_the_box(box, phone):
+    """The round being revealed keeps this player's own allocation on the record sheet at every step
+    (theirs to see all along); its points and running total come when the box shows the round's points,
+    and the rounds before keep theirs."""
+    join(phone, "Ada")
+    bo = box.join("Bo")
+    box.start(deck=tt.DECK_SHORT)
+    until(phone, phone.locator("#tide"))
+    ready(phone, (4, 1, 2))
+    bo.allocate([3, 1, 3])
+    box.reveal()
+    box.next_round()
+    until(phone, phone.get_by_text("Round 2 of 4"))
+    ready(phone, (2, 2, 3))
+    expect(phone.locator("#sheetRows tr.now")).to_have_count(1)
+    assert sheet_rows(phone)[:2] == [["1", "4", "1", "2", "10", "10"], ["2", "2", "2", "3", "", ""]]
+    bo.allocate([5, 0, 2])
+    r2 = sum(tt.score_round(tt.TIDE_CARDS[1][2], [[2, 2, 3], [5, 0, 2]])[0])  # Middle Water, target 3
+    box.reveal(step=0)
+    until(phone, phone.locator("#best"))
+    what = ("the winning amounts", "who scores on Beacon", "who scores on Grove", "who scores on Mooring")
+    for step in range(4):
+        if step:
+            box.step(step)
+            nudge(phone)
+        expect(phone.locator("#status")).to_have_text(
+            "The box reveals the round step by step: now %s." % what[step])
+        expect(phone.locator("#sheetRows tr").nth(1).locator("td")).to_have_text(["2", "2", "3", "", ""])
+        expect(phone.locator("#sheetRows tr.now")).to_have_count(1)
+        assert sheet_rows(phone)[:3] == [["1", "4", "1", "2", "10", "10"], ["2", "2", "2", "3", "", ""],
+                                         ["3", "", "", "", "", ""]]
+    box.step(4)
+    nudge(phone)
+    expect(phone.locator("#sheetRows tr").nth(1).locator("td")).to_have_text(
+        ["2", "2", "3", str(r2), str(10 + r2)])
+    expect(phone.locator("#sheetRows tr.now")).to_have_count(0)
+    assert sheet_rows(phone)[0] == ["1", "4", "1", "2", "10", "10"]
 
 
 def test_after_the_last_round_the_phones_say_the_final_standings_come_next(box, phone):

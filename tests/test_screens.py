@@ -58,8 +58,9 @@ def test_lists_stay_clear_of_the_hints(frames):
     assert ImageChops.difference(alone.convert("L"), seated.convert("L")).getbbox() is None
 
 
-def test_every_setup_value_is_shown_whole_beside_its_label(mp):
-    """Each game's options on one 16-character line: the value whole at the right, the label cut."""
+def test_every_setup_option_is_shown_whole_highlighted_or_not(mp):
+    """Each game's options in rows of 16: the label whole, and the value whole at the right, beside
+    the label when both fit and the option is not highlighted, else on the row under it."""
     import importlib
 
     from tidebox.games import GAMES
@@ -68,16 +69,22 @@ def test_every_setup_value_is_shown_whole_beside_its_label(mp):
     for game_id, _ in GAMES:
         rules = importlib.import_module("tidebox.games.%s.rules" % game_id)
         for _, label, choices in rules.OPTIONS:
-            values = ["random", "Bo", "Maximilianus"] if isinstance(choices, str) else [c[1] for c in choices]
-            calls.extend([label, value] for value in values)
-    assert len(calls) > 40
-    results = mp.call_many("tidebox.lobby", "option_line", calls)
-    for (label, value), result in zip(calls, results):
-        line = result["ok"]
-        assert len(line) == 16 and line.endswith(" " + value), (label, value, line)
-        shown = line[: -len(value)].rstrip()
-        assert shown == label or (shown.endswith(".") and label.startswith(shown[:-1])), (label, line)
-        assert len(shown) >= 2, (label, line)
+            values = ["random", "Bo", "Maximilian12"] if isinstance(choices, str) else [c[1] for c in choices]
+            calls.extend([label, value, whole] for value in values for whole in (False, True))
+    assert len(calls) > 80
+    results = mp.call_many("tidebox.lobby", "option_rows", calls)
+    one_line = 0
+    for (label, value, whole), result in zip(calls, results):
+        rows = result["ok"]
+        assert all(len(row) <= 16 for row in rows), rows
+        assert rows[-1].endswith(value) and rows[-1].rstrip() == rows[-1], rows
+        if len(rows) == 1:
+            one_line += 1
+            assert not whole and rows[0][:-len(value)].rstrip() == label, rows
+        else:
+            assert rows == [label, " " * (16 - len(value)) + value], rows
+            assert whole or len(label) + 1 + len(value) > 16, rows
+    assert one_line > 10  # most options fit on one row
 
 
 def zbar_texts(image, tmp_path, name):

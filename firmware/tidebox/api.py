@@ -218,7 +218,17 @@ def move(request):
     return {"ok": True, "v": request.app.box.move(seat, name, args, seq)}
 
 
-ACTIONS = {"join": join, "rejoin": rejoin, "move": move}
+def rename(request):
+    """POST /api/rename {"name"}: my seat's new name, between games."""
+    return request.app.box.rename(need_seat(request), read_json(request).get("name"))
+
+
+def leave(request):
+    """POST /api/leave: my seat leaves the table, between games (the phone asked its player first)."""
+    return request.app.box.leave(need_seat(request))
+
+
+ACTIONS = {"join": join, "rejoin": rejoin, "move": move, "rename": rename, "leave": leave}
 
 
 async def act(request, action):

@@ -31,6 +31,8 @@ _REFUSED_SHORT = const(3)  # phones' actions in a row refused for want of memory
 # burst of full views in flight clears within a poll or two): the box restarts (restart.py).
 _VIEW_SHORT = const(8)
 _VIEW_SHORT_MS = const(5000)
+# A phone's change to the table during a game: the reader makes it on the box (its menu drops a player)
+BETWEEN_GAMES = "during a game only the reader can %s: ask them to use the box's menu"
 NEW_GAME = "new_game"  # the move a phone sends for a new game at the same table (see _phone_new_game)
 
 
@@ -63,7 +65,7 @@ class Box:
         self.options = {}
         self.seq = 0  # moves applied in this game: a phone's move may name the one it saw (stale: 409)
         self.undo_text = None  # the game before its last move, for games with UNDO (JSON text)
-        self.tag = 0  # which game of the night this is (random at its start): tonight.py counts it once
+        self.tag = 0  # which game of the night this is (new_tag at its start): tonight.py counts it once
         self.countdown = timer.Countdown()
         # What the reader's screen is showing, for the phones to follow (e.g. {"reveal": {"round": 2,
         # "step": 3}}: how far the box's stepped reveal has gone). A game's screen sets it through
@@ -334,6 +336,21 @@ class Box:
             self.options = default_options(self.rules)  # a seat option may name the removed seat
         self.changed()
 
+    def rename(self, seat, name):
+        """A phone's player takes another name, between games (during one, the names are the game's)."""
+        if self.phase not in (CHOOSE, JOIN, SETUP):
+            raise NotNow(BETWEEN_GAMES % "change a name")
+        name = self.seats.rename(seat, name)
+        self.changed()
+        return {"seat": seat, "name": name}
+
+    def leave(self, seat):
+        """A phone's player leaves the table, between games (their phone asked them first)."""
+        if self.phase not in (CHOOSE, JOIN, SETUP):
+            raise NotNow(BETWEEN_GAMES % "leave")
+        self.remove_player(seat)
+        return {"ok": True}
+
     def rejoin_code(self, seat):
         code = self.seats.rejoin_code(seat)
         try:
@@ -477,8 +494,10 @@ class Box:
         return self.version
 
     def new_tag(self):
-        raw = self.board.urandom(3)
-        return (raw[0] << 16) | (raw[1] << 8) | raw[2]
+        # The version: random at every boot and moved on by every change, so two games of a night
+        # share one by chance only (about 1 in 16 million); taking no random bytes, it leaves the
+        # games' draws as they were.
+        return self.version
 
     def to_tonight(self):
         """The game held now goes into the night's scores (tonight.py), finished or ended early, before

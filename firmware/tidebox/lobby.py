@@ -56,7 +56,8 @@ class Tonight(ListMenu):
         items = [(tonight.line(g), self._detail(panel, g)) for g in played]
         forget("tidebox.tonight")
         items.append(("Back", panel.pop))
-        super().__init__(panel, "Tonight: %d game%s" % (len(played), "" if len(played) == 1 else "s"),
+        # "30 games tonight" is 16 characters: the file keeps about 30
+        super().__init__(panel, "%d game%s tonight" % (len(played), "" if len(played) == 1 else "s"),
                          items, "tonight")
 
     @staticmethod
@@ -158,9 +159,10 @@ class Join(Screen):
     def press(self, button, kind):
         r = self.panel
         if button == "A":
+            # Remove player first: a player who left is gone in three presses (C, C on the seat, yes)
             r.push(ListMenu(r, "Players", (
-                ("Add player here", self.add_here),
                 ("Remove player", self.remove),
+                ("Add player here", self.add_here),
                 ("New table", self.new_table),
                 ("Change game", self.change_game),
                 ("Back", r.pop),
@@ -246,17 +248,13 @@ class NameEntry(Screen):
             self.panel.home()
 
 
-def _cut(label, width):
-    """A label cut to `width` characters, the cut marked with '.' (never ' .')."""
-    if len(label) <= width:
-        return label
-    return label[:width - 1].rstrip() + "." if width > 1 else ""
-
-
-def option_line(label, value):
-    """A setup option on one line of 16: the value whole at the right, the label cut to fit."""
-    label = _cut(label, draw.COLS - len(value) - 1)
-    return label + " " * (draw.COLS - len(label) - len(value)) + value
+def option_rows(label, value, whole):
+    """A setup option's rows of 16: label and value on one ("Timer        45 s") when both fit whole
+    and it is not highlighted; else the label, then the value at the right. Nothing is ever cut but
+    a name, which is fitted as names are everywhere on the box."""
+    if not whole and len(label) + 1 + len(value) <= draw.COLS:
+        return [label + " " * (draw.COLS - len(label) - len(value)) + value]
+    return [label, " " * (draw.COLS - len(value)) + value]
 
 
 class Setup(Screen):
@@ -267,20 +265,25 @@ class Setup(Screen):
     long_presses = "A"  # back to joining
 
     def draw(self, fb, now):
-        # One row an option, its value whole at the right and its label cut to the room left; the
-        # selected option takes two rows, its whole label, then its value at the right.
+        # An option a row, or two where label and value do not both fit whole (option_rows); the
+        # selected option always takes two: its label, then its value at the right.
         box = self.box
         rows = []
-        at = 0
+        starts = []  # each option's first row
         for i, (key, label, _) in enumerate(box.rules.OPTIONS):
             value = draw.fit(box.option_label(key), draw.COLS)
-            if i == self.cursor:
-                at = len(rows)
-                rows.append(_cut(label, draw.COLS))
-                rows.append(" " * (draw.COLS - len(value)) + value)
-            else:
-                rows.append(option_line(label, value))
-        top = max(0, min(at - 1, len(rows) - SETUP_ROWS))  # the selected option and the one above
+            starts.append(len(rows))
+            rows += option_rows(label, value, i == self.cursor)
+        # The list starts at an option's first row (a value is never shown without its label): the one
+        # above the selected, if both fit; near the end, earlier ones fill the screen.
+        at = starts[self.cursor]
+        top = starts[max(0, self.cursor - 1)]
+        if at + 2 - top > SETUP_ROWS:
+            top = at
+        for start in reversed(starts[:starts.index(top)]):
+            if len(rows) - top >= SETUP_ROWS or at + 2 - start > SETUP_ROWS:
+                break
+            top = start
         draw.title(fb, "Setup")
         for i in range(top, min(len(rows), top + SETUP_ROWS)):
             y = SETUP_Y + (i - top) * SETUP_STEP

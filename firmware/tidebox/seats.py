@@ -63,6 +63,14 @@ class Seats:
         self.present.append(True)
         return len(self.names) - 1, token.decode()
 
+    def rename(self, seat, name):
+        """A seat's new name, by the name rule, other seats' names taken. Returns it."""
+        if isinstance(name, str):
+            _plain_text(name)
+        name = self.check_name(name, self.names[:seat] + self.names[seat + 1:])
+        self.names[seat] = name
+        return name
+
     def seat_of(self, token, start=0, length=-1):
         """The seat a token belongs to, or None. `token`: bytes-like (then token[start:start+length]
         is looked at where it is: the web server passes the request's own buffer) or a str.

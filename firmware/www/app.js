@@ -165,6 +165,7 @@
         fails = 0;
         offline(false);
         if ('box' in d) {
+          if (took != null && !(d.seq > took)) took = null;
           S = d;
           ver = d.v;
           render();
@@ -207,15 +208,24 @@
   // ---------------------------------------------------------------- moves
   // Every game's move for this phone's seat (POST /api/move). `seq` is the seq of the view the player
   // acted on (a move sent on a stale view is refused with 409); null sends none. Resolves the answer
-  // with `say`, the one wording a player is shown for it: '' when the box took it, the game moving on
-  // for a 409, the box's reason (or failure's words) for any other refusal. The whole state is asked
-  // for again after every answer, so the page shows the game as it is now.
+  // with `say`, the one wording a player is shown for it: '' when the box took it, or when it was
+  // refused only because this phone's own move on the same view was taken first (a double tap: the
+  // player's move is made); the game moving on for a move sent on a stale view; otherwise the box's
+  // reason as a sentence (failure's words when there is none). The whole state is asked for again
+  // after every answer, so the page shows the game as it is now.
   var MOVED_ON = 'The game moved on: here it is as it is now.';
+  // The seq of the view this phone's last move was taken on. The box's seq only grows within a game,
+  // so a view at that seq or below is a new game: poll() forgets it then.
+  var took = null;
   function move(name, args, seq) {
     var body = { move: name, args: args || {} };
     if (seq != null) body.seq = seq;
     return api('POST', '/api/move', body).then(function (r) {
-      r.say = r.status === 200 ? '' : r.status === 409 ? MOVED_ON : failure(r);
+      if (r.status === 200 && seq != null) took = seq;
+      var why = r.data.error || '';
+      r.say = r.status === 200 || (r.status === 409 && seq != null && seq === took) ? ''
+        : r.status === 409 && (!why || /^the game moved on /.test(why)) ? MOVED_ON // the box's STALE
+        : sentence(failure(r));
       refresh();
       return r;
     });
@@ -283,19 +293,51 @@
   // A name's limit is said as it is typed (the box's name rule: 12 characters in every game), and a
   // longer one is never cut: the player shortens it.
   var NAME_MAX = +$('name').getAttribute('data-max');
-  function nameTooLong() {
-    var n = $('name').value.trim().length;
-    setText('nameLen', n > NAME_MAX ? 'Too long: ' + n + ' characters, at most ' + NAME_MAX + '.'
+  function tooLong(field, said) {
+    var n = $(field).value.trim().length;
+    setText(said, n > NAME_MAX ? 'Too long: ' + n + ' characters, at most ' + NAME_MAX + '.'
       : n ? n + ' of ' + NAME_MAX + ' characters.' : 'At most ' + NAME_MAX + ' characters.');
     return n > NAME_MAX;
   }
+  function nameTooLong() { return tooLong('name', 'nameLen'); }
   $('name').addEventListener('input', nameTooLong);
+  $('newName').addEventListener('input', function () { tooLong('newName', 'newNameLen'); });
   $('joinForm').addEventListener('submit', function (e) {
     e.preventDefault();
     var name = $('name').value.trim();
     if (!name) setText('joinErr', 'Type your name first.');
     else if (nameTooLong()) setText('joinErr', 'Shorten your name to ' + NAME_MAX + ' characters.');
     else enter('/api/join', { name: name }, 'joinBtn', 'joinErr');
+  });
+  // Between games a player renames themself or leaves the table (asked first); during a game the
+  // page says to ask the reader (the box refuses both then, and says so too).
+  $('renameForm').addEventListener('submit', function (e) {
+    e.preventDefault();
+    var name = $('newName').value.trim();
+    if (!name) { setText('renameErr', 'Type the new name first.'); return; }
+    if (tooLong('newName', 'newNameLen')) { setText('renameErr', 'Shorten the name to ' + NAME_MAX + ' characters.'); return; }
+    $('renameBtn').disabled = true;
+    setText('renameErr', '');
+    api('POST', '/api/rename', { name: name }).then(function (r) {
+      $('renameBtn').disabled = false;
+      if (r.status === 200) { $('newName').value = ''; tooLong('newName', 'newNameLen'); refresh(); }
+      else setText('renameErr', sentence(failure(r)));
+    });
+  });
+  $('leaveBtn').addEventListener('click', function () { show('leaveAsk', true); $('leaveNo').focus(); });
+  $('leaveNo').addEventListener('click', function () { show('leaveAsk', false); });
+  $('leaveYes').addEventListener('click', function () {
+    $('leaveYes').disabled = true;
+    setText('leaveErr', '');
+    api('POST', '/api/leave', {}).then(function (r) {
+      $('leaveYes').disabled = false;
+      show('leaveAsk', false);
+      if (r.status === 200) {
+        token = null;
+        store(TOKEN_KEY, null);
+        refresh();
+      } else setText('leaveErr', sentence(failure(r)));
+    });
   });
   $('rejoinForm').addEventListener('submit', function (e) {
     e.preventDefault();
@@ -323,6 +365,7 @@
     show('join', view === 'join');
     show('lobby', view === 'lobby');
     show('other', view === 'game' && !!part);
+    show('seatNote', view === 'game');
     renderHow(kind, part);
     if (view !== 'lobby') nightAsked = false;
     else if (!nightAsked) askTonight();
@@ -367,7 +410,8 @@
   function askTonight() {
     nightAsked = true;
     api('GET', '/api/tonight').then(function (r) {
-      if (r.status !== 200) { nightAsked = false; return; }
+      if (r.status === 0) nightAsked = false; // the box did not answer: asked again at the next view
+      if (r.status !== 200) return;
       night = (r.text || '').split('\n').map(function (line) {
         try { return JSON.parse(line); } catch (e) { return null; }
       }).filter(function (g) { return g && g.names && g.points; });

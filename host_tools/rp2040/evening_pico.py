@@ -434,13 +434,19 @@ def run(work=OUT, log=print):
         console = merged(console, end["console"])
         figures["chip_resets"] = end["resets"]
     except Exception as exc:  # noqa: BLE001 - said again below with what the chip's flash says of it
-        failure = exc
+        failure, said = exc, str(exc)
+        try:
+            end = emu.status()
+            said += "\nthe chip's resets: %s; hangs: %s; long sleeps: %s" % (
+                end["resets"], end["hangs"], end["long_sleeps"])
+        except (OSError, ValueError, KeyError):
+            pass
     else:
         failure = None
     finally:
         power_cuts.halt(emu)
     if failure is not None:
-        raise EveningError("%s\n%s" % (failure, flash_logs(flash))) from failure
+        raise EveningError("%s\n%s" % (said, flash_logs(flash))) from failure
     with open(Path(work) / "pico-sim.log", errors="replace") as f:
         console_all = console + f.read()  # and the emulator's own errors
     files = power_cuts.files(flash)

@@ -218,7 +218,7 @@ class SSD1306 {
 
 // --- the chip and what is wired to it --------------------------------------------------------------
 const oled = new SSD1306();
-const state = { boots: 0, resets: [], wallStart: Date.now(), emulatedBefore: 0, console: '', flash: { erases: 0, programs: 0, busy_ms: 0 },
+const state = { boots: 0, resets: [], hangs: [], wallStart: Date.now(), emulatedBefore: 0, console: '', flash: { erases: 0, programs: 0, busy_ms: 0 },
   buzzer: { on: false, hz: 0, duty: 0 }, tones: [], buttons: {}, busyCycles: 0, lastPress: null };
 let sim = null, mcu = null, cdc = null, rebooting = false;
 const pressQueue = [];
@@ -243,6 +243,29 @@ function paceLimit(nanos) {
   if (pace.chip0 + wall - nanos > CATCH_UP_NS) pace.chip0 = nanos + CATCH_UP_NS - wall;
   return pace.chip0 + wall;
 }
+// The core asleep (WFE/WFI) for longer than LONG_SLEEP_MS of its time: the box's reader loop never
+// waits longer than 200 ms, so such a sleep is a wake-up that did not come. Each is kept with what the
+// chip's timer and interrupts looked like when it began (status's long_sleeps; the last LONG_SLEEPS).
+const LONG_SLEEP_MS = 1000, LONG_SLEEPS = 20;
+const sleep = { from: null, at: null, list: [] };
+function sleepLook() {
+  const core = mcu.core, timer = mcu.timer;
+  return { pc: (core.PC >>> 0).toString(16), primask: core.PM, pending: core.pendingInterrupts >>> 0,
+    enabled: core.enabledInterrupts >>> 0, pendsv: !!core.pendingPendSV,
+    timer: { now_us: Math.floor(nowNs() / 1e3), armed: timer.alarms.map((a) => a.armed),
+      targets: timer.alarms.map((a) => a.targetMicros >>> 0), intr: timer.intRaw, inte: timer.intEnable,
+      intf: timer.intForce } };
+}
+function sleepEnded(nanos) {
+  const ms = (nanos - sleep.from) / 1e6;
+  if (ms > LONG_SLEEP_MS && sleep.at) {
+    sleep.list.push({ at_ms: Math.round((state.emulatedBefore + sleep.from) / 1e3) / 1e3, ms: Math.round(ms), ...sleep.at });
+    if (sleep.list.length > LONG_SLEEPS) sleep.list.shift();
+    console.log(`pico-sim: the core slept ${Math.round(ms)} ms: ${JSON.stringify(sleep.list[sleep.list.length - 1])}`);
+  }
+  sleep.from = null;
+  sleep.at = null;
+}
 function runLoop(simulator) {
   paceFrom(simulator.clock.nanos);
   simulator.execute = function execute() {
@@ -253,10 +276,15 @@ function runLoop(simulator) {
     const limit = opts.realtime ? paceLimit(clock.nanos) : Infinity;
     for (let i = 0; i < SLICE_CYCLES && !this.stopped && !link.yieldNow && clock.nanos < limit; i++) {
       if (rp2040.core.waiting) {
+        if (sleep.from === null) { sleep.from = clock.nanos; sleep.at = null; }
+        else if (!sleep.at && clock.nanos - sleep.from > LONG_SLEEP_MS * 1e6 / 4) sleep.at = sleepLook();
         const step = Math.min(clock.nanosToNextAlarm, limit - clock.nanos);
         clock.tick(step);
         i += step / NS_PER_CYCLE;
-      } else clock.tick(rp2040.core.executeInstruction() * NS_PER_CYCLE);
+      } else {
+        if (sleep.from !== null) sleepEnded(clock.nanos);
+        clock.tick(rp2040.core.executeInstruction() * NS_PER_CYCLE);
+      }
     }
     if (this.stopped) return;
     if (clock.nanos >= limit) {
@@ -552,7 +580,7 @@ const LINK_RECENT = 64;
 const link = {
   proc: null, port: null, up: false, addr: null, baud: 0, out: [], outAt: 0, outBytes: 0, feeding: false,
   alarm: null, tick: null, tx: [], txFlush: false, yieldNow: false, open: 0,
-  stats: { fifo_full: 0, connections: 0, to_chip: 0, from_chip: 0, ups: 0, downs: 0 },
+  stats: { fifo_full: 0, connections: 0, to_chip: 0, frames_to_chip: 0, from_chip: 0, ups: 0, downs: 0 },
   recent: [], // the last LINK_RECENT connections, their times in emulated ms (see chipMs)
 };
 function chipMs() { return Math.round((state.emulatedBefore + nowNs()) / 1e3) / 1e3; }
@@ -581,6 +609,7 @@ function linkFlushTx() {
 function wireLink() {
   const uart = mcu.uart[0];
   link.feeding = false; link.out = []; link.outAt = 0; link.outBytes = 0; link.tx = []; link.up = false;
+  link.inFrame = false;
   link.alarm = sim.clock.createAlarm(linkFeed);
   link.tick = sim.clock.createAlarm(() => { linkSend('T'); link.tick.schedule(LINK_TICK_MS * 1e6); });
   link.tick.schedule(LINK_TICK_MS * 1e6);
@@ -862,19 +891,29 @@ function linkKick() {
   link.alarm.schedule(byteNs());
 }
 
-// One byte to the chip's RX per byte time, while there is one to send and the FIFO has room.
+// One byte to the chip's RX per byte time, while there is one to send and the FIFO has room; after
+// each whole PPP frame (its closing flag, 0x7E) the line rests FRAME_GAP_NS, longer than the UART
+// driver's inter-character timeout (13 bit times, at least 1 ms): network.PPP's poll reads the UART
+// until no byte comes for that long, and a line that never rested (the phones' side with a backlog,
+// on a busy host) kept it reading for seconds, with the box's loop and its watchdog waiting. A radio
+// hands the chip one packet at a time; this is the stand-in link's way of doing the same.
+const FRAME_GAP_NS = 1.5e6;
 function linkFeed() {
   link.feeding = false;
   if (!link.outBytes) return;
   const uart = mcu.uart[0];
+  let rest = byteNs();
   if (!uart.rxFIFO.full) {
     const piece = link.out[0];
-    uart.feedByte(piece[link.outAt++]);
+    const value = piece[link.outAt++];
+    uart.feedByte(value);
     link.outBytes--; link.stats.to_chip++; monitor.runPhones = true;
     if (link.outAt === piece.length) { link.out.shift(); link.outAt = 0; }
+    if (value === 0x7e && link.inFrame) { rest = FRAME_GAP_NS; link.stats.frames_to_chip++; }
+    link.inFrame = value !== 0x7e;
   } else link.stats.fifo_full++;
   link.feeding = true;
-  link.alarm.schedule(byteNs());
+  link.alarm.schedule(rest);
 }
 
 function boot(reason) {
@@ -886,6 +925,8 @@ function boot(reason) {
   mcu.flash.set(flash, 0);
   state.boots++;
   state.busyCycles = 0;
+  sleep.from = null;
+  sleep.at = null;
   if (reason) {
     state.resets.push({ reason, after_ms: Math.round(state.emulatedBefore / 1e6) });
     state.console += `\n[pico-sim: ${reason}: the chip restarts]\n`;
@@ -915,6 +956,15 @@ function boot(reason) {
     watchdog.timer.enable = false;
     if (rebooting) return;
     rebooting = true;
+    if (sleep.from !== null) { if (!sleep.at) sleep.at = sleepLook(); sleepEnded(sim.clock.nanos); } // asleep till the end
+    // what the core was doing when nothing fed the watchdog: where it is, and how much of the time
+    // since the last feed it spent reading the phones' link (network.PPP's poll)
+    const since = monitor.lastFeed === null ? null : (sim.clock.nanos - monitor.lastFeed) / 1e6;
+    state.hangs.push({ at_ms: chipMs(), since_feed_ms: since && Math.round(since), pc: (mcu.core.PC >>> 0).toString(16),
+      waiting: mcu.core.waiting, uart_read_ms: uartRead ? Math.round(uartRead.cycles * NS_PER_CYCLE / 1e6) : null,
+      in_uart_read: uartRead ? !!uartRead.at : null, busy_ms: Math.round(state.busyCycles * NS_PER_CYCLE / 1e6),
+      to_chip_queued: link.outBytes, fifo_full: link.stats.fifo_full, to_chip: link.stats.to_chip });
+    console.log(`pico-sim: the watchdog was not fed: ${JSON.stringify(state.hangs[state.hangs.length - 1])}`);
     sim.stop();
     // REASON's FORCE bit: the firmware asked (machine.reset()); TIMER: nothing fed it in time (a hang)
     const why = watchdog.reason & 2 ? 'machine.reset()' : 'watchdog reset: not fed in time';
@@ -930,7 +980,7 @@ function status() {
   const emulatedMs = (state.emulatedBefore + nowNs()) / 1e6;
   const wallMs = Date.now() - state.wallStart;
   return {
-    boots: state.boots, resets: state.resets, emulated_ms: Math.round(emulatedMs), chip_ms: chipMs(), wall_ms: wallMs,
+    boots: state.boots, resets: state.resets, hangs: state.hangs, emulated_ms: Math.round(emulatedMs), chip_ms: chipMs(), wall_ms: wallMs,
     uptime_ms: Math.round(nowNs() / 1e6), speed: Math.round(1000 * emulatedMs / Math.max(1, wallMs)) / 1000,
     panel: { on: oled.on, contrast: oled.contrast, inverted: oled.inverted, all_on: oled.allOn,
       addressing: ['horizontal', 'vertical', 'page', 'page'][oled.mode], columns: [oled.colStart, oled.colEnd],
@@ -944,7 +994,7 @@ function status() {
       uart_rx_bytes: mcu.uart[0].rxBytes, uart_irqs: mcu.uart[0].raised, uart_rx_timeouts: mcu.uart[0].rxTimeouts,
       uart_read_ms: uartRead ? Math.round(uartRead.cycles * NS_PER_CYCLE / 1e3) / 1e3 : null },
     gc: collecting ? { calls: collecting.calls, ms: Math.round(collecting.cycles * NS_PER_CYCLE / 1e3) / 1e3 } : null, busy_ms: Math.round(state.busyCycles * NS_PER_CYCLE / 1e3) / 1e3,
-    loop: { feeds: monitor.feeds, passes: monitor.passes, stretches: monitor.stretches }, heap: monitor.heap, heap_low: monitor.heapLow,
+    loop: { feeds: monitor.feeds, passes: monitor.passes, stretches: monitor.stretches }, long_sleeps: sleep.list, heap: monitor.heap, heap_low: monitor.heapLow,
     console: state.console.slice(-4000),
   };
 }

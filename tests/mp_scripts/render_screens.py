@@ -68,6 +68,20 @@ snap("choose_last", lobby.ChooseGame(reader), cursor=3)
 reader.message = "at most 4 people"
 snap("choose_message", lobby.ChooseGame(reader), cursor=3)
 reader.message = ""
+night = [  # the night's scores as tonight.py keeps them: a game won, one ended early, a cooperative win
+    {"game": "quiet_dividend", "title": "Quiet Dividend", "tag": 1, "names": ["Alexandrina", "Bo", "Cy"],
+     "points": [34, 30, 12], "winners": [0], "ended": False},
+    {"game": "token_tide", "title": "Token Tide", "tag": 2, "names": ["Ada", "Bo"], "points": [3, 5],
+     "winners": [], "ended": True},
+    {"game": "paper_current", "title": "Paper Current", "tag": 3, "names": ["Ada", "Bo", "Cy"],
+     "points": [41, 41, 41], "winners": [0, 1, 2], "ended": False},
+]
+with open(folder + "/tonight.txt", "w") as f:
+    for game in night:
+        f.write(json.dumps(game) + "\n")
+snap("tonight", lobby.Tonight(reader))
+snap("tonight_game", lobby.TonightGame(reader, "Quiet Dividend", night[0]))
+snap("tonight_game_ended", lobby.TonightGame(reader, "Token Tide", night[1]))
 for i in range(4):
     snap("join_players_%d" % i, lobby.Join(reader), page=i)
 reader.stack = [lobby.Join(reader)]

@@ -287,9 +287,42 @@ def walk(game_id, seed, report, seen, counts, views):
             if entry not in report:
                 report.append(entry)
 
+    def aside(name, paint):
+        """A screen the walk does not open by itself, drawn as it would be now and checked like the
+        rest (the saved-game offer at this point of the game, each setup line)."""
+        reader.fb.fill(0)
+        paint(reader.fb)
+        counts[0] += 1
+        seen[name] = 1
+        for problem in recorder.problems():
+            entry = [name] + problem
+            if entry not in report:
+                report.append(entry)
+        reader.dirty = True
+
+    def saved_game_offer():
+        # the offer after a power cut at this point: the game's progress line at its longest
+        resume = reader.welcome().Resume(reader)
+        aside("resume", lambda fb: resume.draw(fb, board.ticks_ms()))
+
+    def every_setup_line():
+        # every value of every option, each with every line highlighted: a line fits whole or not
+        setup = reader.top()
+        kept, cursor = dict(box.options), setup.cursor
+        for key, _, choices in rules.OPTIONS:
+            values = len(choices) if type(choices) is not str else box.seats.count() + 1
+            for _ in range(values):
+                box.next_option(key)
+                for cursor in range(len(rules.OPTIONS)):
+                    setup.cursor = cursor
+                    aside("setup", lambda fb: setup.draw(fb, board.ticks_ms()))
+        box.options.update(kept)
+        setup.cursor = cursor  # the walk goes on as it would have
+
     seat_table()
     rules = box.rules
     look("joining")
+    swept = False
     for _ in range(STEPS):
         short = box.phase in ("choose", "join") and box.seats.count() < rules.MAX_PLAYERS
         if box.game_id != game_id or short:
@@ -307,10 +340,22 @@ def walk(game_id, seed, report, seen, counts, views):
                     pass
                 look("a phone's " + m["move"])
                 continue
+        if box.phase == SETUP and reader.screen == "setup" and not swept:
+            every_setup_line()
+            swept = True
         if box.phase == SETUP and reader.screen == "setup" and roll < 50:
             reader.top().cursor = rng.below(len(rules.OPTIONS))
+        if box.state is not None and reader.flow is not None and roll % 10 == 0:
+            saved_game_offer()
         button = "ABCCB"[rng.below(5)]
         kind = "long" if rng.below(8) == 0 else "short"
+        entry = getattr(reader.top(), "entry", None)
+        if reader.screen == "entry" and type(entry) is list and roll < 40:
+            # a player at the box types a whole allocation and locks it in (random presses rarely do)
+            b = rng.below(8)
+            g = rng.below(8 - b)
+            reader.top().entry = [b, g, 7 - b - g]
+            button, kind = "C", "short"
         try:
             reader.press(button, kind)
             board.clock.advance(300 + rng.below(3000))

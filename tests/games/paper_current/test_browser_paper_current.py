@@ -48,7 +48,7 @@ def test_card_your_boat_score_entry_and_the_harbour_guide(fw_box, open_fw_phone)
     join(ada, "Ada")
     join(bo, "Bo")
     assert box.press("C") == "setup"
-    for button in ("A", "A", "A", "B"):  # down to "Longer release zone", switched on
+    for button in ("A", "A", "A", "B"):  # down to "Longer zone", switched on
         assert box.press(button) == "setup"
     assert box.press("C") == "pc_card"
     g = box.state(token_of(ada))["game"]
@@ -205,11 +205,11 @@ def test_three_phones_and_the_sim_buttons_play_a_whole_course(request, open_fw_p
             enter_result(page, b, RESULTS[b - 1])
         if rnd == 0:
             # Cy's edit of boat 1 sent from the copy Cy had before the others' entries: refused,
-            # and Cy's page shows the results as they are now
+            # the box's reason shown, and Cy's page shows the results as they are now
             cy = phones[2]
             cy.route("**/api/move", stale_edit)
             boat_button(cy, 1, 0).click()
-            expect(cy.locator("#other .err")).to_have_text("The game moved on: here it is as it is now.")
+            expect(cy.locator("#other .err")).to_have_text("Someone else just set boat 1 to 2 inner.")
             # the note is where Cy tapped: right under boat 1's buttons, not above the score entry
             row = cy.locator(".pc-boat").nth(0).bounding_box()
             note = cy.locator("#other .err").bounding_box()
@@ -247,9 +247,9 @@ def test_three_phones_and_the_sim_buttons_play_a_whole_course(request, open_fw_p
         expect(page.locator("#other")).to_contain_text("%d of 54: the target of %d is %s" % (
             total, TARGET, "reached" if total >= TARGET else "not reached"))
         expect(page.locator("#other ul.names li")).to_have_count(3)
-        for i, r in enumerate(g["played"]):  # the score with what it is made of: "13 = boats 11 + bonus 2"
+        for i, r in enumerate(g["played"]):  # the score and what it is made of: "13: 11 points, bonus +2"
             expect(page.locator("#other ul.names li .tag").nth(i)).to_have_text(
-                "%d = boats %d + bonus %d" % (r["score"], r["boats"], r["bonus"]))
+                "%d: %d points, bonus +%d" % (r["score"], r["boats"], r["bonus"]))
     assert sim.press("C") == "pc_final"  # the three rounds (the cards' names whole: a page or two)
     screen = sim.press("C")
     if screen == "pc_final":
@@ -261,5 +261,64 @@ def test_three_phones_and_the_sim_buttons_play_a_whole_course(request, open_fw_p
     assert (g["round"], g["total"], g["past"], g["target"]) == (1, 0, [total], TARGET)
     for page in phones:
         expect(page.locator("#other h2").first).to_have_text("Round 1 of 3: " + g["card"]["name"])
-    stale = "NotNow: boat 1 was just changed to 2 elsewhere"  # microdot prints the refusal it answers
+    stale = "NotNow: someone else just set boat 1 to 2 inner"  # microdot prints the refusal it answers
+    assert [t for t in firmware_tracebacks(box) if stale not in t] == [], "the firmware logged errors"
+
+
+def held_moves(page, held):
+    """Holds the page's moves on their way to the box (a route each, in held[page]) until let go."""
+    page.route("**/api/move", lambda route: held.setdefault(page, []).append(route))
+
+
+@pytest.mark.browser
+def test_two_phones_set_one_boat_at_once_and_the_later_is_told_the_boxs_reason(fw_box, open_fw_phone):
+    """Ada and Bo set boat 1 from the same view (nothing entered yet), nearly at once: the box takes
+    Ada's, which arrives first, and refuses Bo's, and Bo reads the box's reason under boat 1, as a
+    sentence. A double tap on a result sends it once and says nothing."""
+    box = fw_box
+    ada, bo = open_fw_phone(traffic=True), open_fw_phone(traffic=True)
+    join(ada, "Ada")
+    join(bo, "Bo")
+    assert box.press("C") == "setup"
+    assert box.press("C") == "pc_card"
+    while box.screen() == "pc_card":
+        box.press("C")
+    for _ in range(rules.BOATS):
+        box.press("C")
+    assert box.screen() == "pc_score"
+    token = token_of(ada)
+    for page in (ada, bo):
+        expect(boat_button(page, 1, 2)).to_have_attribute("aria-pressed", "false")
+    held = {}
+    held_moves(ada, held)
+    held_moves(bo, held)
+    boat_button(ada, 1, 2).click()
+    boat_button(bo, 1, 1).click()
+    for _ in range(200):  # both on their way (a route's handler runs while Playwright is waiting)
+        if len(held.get(ada, [])) == len(held.get(bo, [])) == 1:
+            break
+        ada.wait_for_timeout(25)
+    assert [len(held.get(page, [])) for page in (ada, bo)] == [1, 1]
+    held[ada][0].continue_()
+    expect(boat_button(ada, 1, 2)).to_have_attribute("aria-pressed", "true")
+    assert box.state(token)["game"]["results"][0] == 2
+    held[bo][0].continue_()
+    note = bo.locator(".pc-boat").nth(0).locator("xpath=following-sibling::*[1]")
+    expect(note).to_have_text("Someone else just set boat 1 to 2 inner.")
+    expect(boat_button(bo, 1, 2)).to_have_attribute("aria-pressed", "true")  # the game as it is now
+    assert box.state(token)["game"]["results"][0] == 2
+    expect(ada.locator("#other .err")).to_have_count(0)
+    for page in (ada, bo):
+        page.unroute("**/api/move")
+
+    # a double tap: one move, and no note
+    boat_button(bo, 2, 1).dblclick()
+    expect(boat_button(ada, 2, 1)).to_have_attribute("aria-pressed", "true")
+    expect(boat_button(bo, 2, 1)).to_have_attribute("aria-pressed", "true")
+    bo.wait_for_timeout(1500)  # a second move would have been answered by now
+    sent = [r[1] for r in bo.traffic.since(0) if "/api/move" in r[0]]
+    assert sent == [409, 200]
+    expect(bo.locator("#other .err")).to_have_count(0)
+    assert box.state(token)["game"]["results"][:2] == [2, 1]
+    stale = "NotNow: someone else just set boat 1 to 2 inner"  # microdot prints the refusal it answers
     assert [t for t in firmware_tracebacks(box) if stale not in t] == [], "the firmware logged errors"

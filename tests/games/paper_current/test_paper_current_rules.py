@@ -418,7 +418,7 @@ def test_two_phones_editing_at_once_the_later_is_refused():
     # Both phones saw boat 4 empty; the first sets it, the second's change is refused.
     pc.move(state, 0, "set_result", {"boat": 4, "result": 2, "was": None})
     err = refused(state, 1, "set_result", {"boat": 4, "result": 1, "was": None}, 409)
-    assert "4" in err.message
+    assert err.message == "someone else just set boat 4 to 2 inner"  # the phones' words for a result
     pc.move(state, 1, "set_result", {"boat": 4, "result": 1, "was": 2})  # with the current state: fine
     assert state["results"][3] == 1
     # legal moves carry what the phone saw, so echoing one is safe.

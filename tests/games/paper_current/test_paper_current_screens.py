@@ -40,3 +40,13 @@ def test_the_round_is_on_the_card_also_under_a_two_line_name(frames):
     one = frame_to_image(frames["pc_card_left"])
     assert lit_in(one, (66, 11, 128, 18)) > 40
     assert two.crop((66, 41, 128, 49)).tobytes() == one.crop((66, 11, 128, 19)).tobytes()
+
+
+def test_the_boats_and_bonus_line_reads_as_the_phones_and_fits_at_its_longest(mp):
+    # every sum the eight boats make (0 to 16) with the bonus held or not: one line of 16 at most,
+    # "bonus +2" as the phones write it
+    calls = [[boats, bonus] for boats in range(17) for bonus in (0, 2)]
+    lines = [r["ok"] for r in mp.call_many("tidebox.games.paper_current.drawing", "boats_line", calls)]
+    assert max(len(line) for line in lines) == 16
+    assert lines[-1] == "16 pts, bonus +2"
+    assert lines[calls.index([1, 0])] == "1 pt, bonus +0"

@@ -24,6 +24,7 @@ pytest_plugins = ("page_fakebox", "browser_firmware")
 pytestmark = pytest.mark.browser  # phones in a real browser
 
 PEOPLE = ["Ada", "Bo"]
+SE = (375, 667)  # an iPhone SE's viewport
 SHAPES = ["filled square", "hollow square", "cross", "plus"]
 
 
@@ -66,6 +67,22 @@ def status(page):
     return page.locator("#other .status").first
 
 
+def last_tide(model):
+    return max(i for i, e in enumerate(model["log"]) if e & 15 >= rules.TIDE)
+
+
+def tide_block(model):
+    """What happened's block for the last tide, as the rules word its log entries: the heading (the tide's
+    entry up to its colon), then each bay's payout, then every entry the tide logged after it."""
+    log = model["log"]
+    k = last_tide(model)
+    head, bays = rules.entry_text(model, log[k]).split(": ", 1)
+    after = k + 1
+    while after < len(log) and log[after] & 15 in (rules.CARRIED, rules.SHELLS, rules.HAUL, rules.END):
+        after += 1
+    return head, bays.rstrip(".").split("; ") + [rules.entry_text(model, e) for e in log[k + 1:after]]
+
+
 def test_two_phones_and_two_rivals_play_a_whole_game(sim, open_fw_phone, fw_box):
     phones = [open_fw_phone(width=320, height=640) for _ in PEOPLE]
     for page, name in zip(phones, PEOPLE):
@@ -104,7 +121,7 @@ def test_two_phones_and_two_rivals_play_a_whole_game(sim, open_fw_phone, fw_box)
         me, other = phones[seat], phones[1 - seat]
         expect(status(me)).to_have_text("Your turn, " + name)
         expect(status(other)).to_have_text(name + "\u2019s turn")
-        expect(me.locator("#other .pr-log li").last).to_have_text(rules.entry_text(model, model["log"][-1]))
+        expect(me.locator("#other .pr-news li").last).to_have_text(rules.entry_text(model, model["log"][-1]))
         places = rules.placements(model, seat)
         sources = {frm for frm, _ in rules.shifts(model, seat)}
         costly = [c for c in range(rules.CELLS)
@@ -162,10 +179,10 @@ def test_two_phones_and_two_rivals_play_a_whole_game(sim, open_fw_phone, fw_box)
     page = phones[1]
     expect(page.get_by_text("How to play", exact=True)).to_have_count(1)  # the frame's, once
     expect(page.locator("#rules")).to_be_visible()
-    # the last tide's payouts, a block of their own under what happened
-    tide = [e for e in model["log"] if e & 15 >= rules.TIDE][-1]
-    expect(page.locator("#other .pr-tide li")).to_have_text(
-        rules.entry_text(model, tide).split(": ", 1)[1].rstrip(".").split("; "))
+    # under what happened, all the last tide did: its payouts, then what it carried out and the end
+    head, lines = tide_block(model)
+    expect(page.locator("#other .pr-news h3")).to_have_text(head)
+    expect(page.locator("#other .pr-tide li")).to_have_text(lines)
     # the sheet's "\u22ef -> Game info": every bay's tally and the full log
     page.get_by_role("button", name="\u22ef Menu", exact=True).click()
     page.get_by_role("button", name="Game info", exact=True).click()
@@ -201,6 +218,93 @@ def test_two_phones_and_two_rivals_play_a_whole_game(sim, open_fw_phone, fw_box)
     for page in phones:
         expect(page.get_by_role("button", name="Start a new game")).to_have_count(0)
     wait_until(lambda: fw_box.screen() == "pr_board", "the box shows the new coast")
+
+
+def two_at_the_table(fw_box, open_fw_phone):
+    """Ada on a phone the size of an iPhone SE (375x667), Bo on the API, no rivals, Ada first; returns
+    (Ada's page, the tokens, the rules' copy of the game)."""
+    ada = open_fw_phone(width=SE[0], height=SE[1])
+    join(ada, "Ada")
+    tokens = [ada.evaluate("localStorage.getItem('tidebox.token')"), fw_box.join("Bo")["token"]]
+    assert fw_box.press("C") == "setup"
+    fw_box.press("B")  # 1 rival -> no rivals
+    for _ in range(3):
+        fw_box.press("A")  # to the line "First to set out"
+    fw_box.press("B")  # random -> Ada
+    assert fw_box.press("C") == "pr_board"
+    model = rules.from_dict(saved(fw_box)["game"])
+    assert model["names"] == PEOPLE and rules.current(model) == 0
+    expect(status(ada)).to_have_text("Your turn, Ada")
+    return ada, tokens, model
+
+
+def in_viewport(page, locator):
+    box = locator.bounding_box()
+    return (box is not None and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= SE[0]
+            and box["y"] + box["height"] <= SE[1])
+
+
+def test_place_stays_in_view_after_tapping_a_low_cell(open_fw_phone, fw_box):
+    # the sheet: "Tap a glowing cell to aim, then \u2713 Place", on a short phone too, with the tapped cell
+    # at the very bottom of the screen (as when scrolling down just far enough to reach row 1)
+    ada, tokens, _ = two_at_the_table(fw_box, open_fw_phone)
+    place = ada.get_by_role("button", name="\u2713 Place", exact=True)
+    for bay in range(rules.BAYS):
+        c = rules.cell_of(bay, 0)
+        cell = cell_button(ada, c)
+        cell.evaluate("e => e.scrollIntoView({block: 'end'})")
+        assert in_viewport(ada, cell)
+        if bay:
+            assert not in_viewport(ada, place), "the last aim's Place is below the fold again"
+        box = cell.bounding_box()
+        ada.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # no scrolling first
+        expect(cell).to_have_attribute("aria-pressed", "true")
+        expect(ada.locator("#other .pr-act p")).to_have_text("Place in bay %d, row 1, free." % (bay + 1))
+        assert in_viewport(ada, place), "\u2713 Place is out of view: %r" % place.bounding_box()
+        assert in_viewport(ada, cell), "the aimed cell scrolled out of view"
+        if bay == 2:
+            screenshot(ada, "pearl-reach-aim-low")
+    place.click()
+    wait_until(lambda: fw_box.state(tokens[0])["seq"] == 1, "the box took the move")
+    assert fw_box.state(tokens[0])["game"]["bays"][rules.BAYS - 1]["cells"][0] == 0
+
+
+def test_what_happened_shows_all_a_tide_did_in_game_info_words(open_fw_phone, fw_box):
+    # after a tide, every marker it carried out is on the card with the payouts (not only in Game info)
+    ada, tokens, model = two_at_the_table(fw_box, open_fw_phone)
+    # Ada, Bo, Ada, ...: a marker in every bay at the tide, so it carries out five; bay 5 is a tie
+    for seq, c in enumerate((0, 5, 1, 15, 10, 16, 20, 21)):
+        seat = rules.current(model)
+        fw_box.move(tokens[seat], "place", {"cell": c}, seq=seq)
+        rules.move(model, seat, "place", {"cell": c})
+    assert fw_box.state(tokens[0])["game"]["log"] == model["log"] and model["tide"] == 1
+    carried = [rules.entry_text(model, e) for e in model["log"] if e & 15 == rules.CARRIED]
+    assert len(carried) == rules.BAYS
+    head, lines = tide_block(model)
+    news = ada.locator("#other .pr-news")
+    expect(news.locator("h3")).to_have_text(head)
+    expect(news.locator(".pr-tide li")).to_have_text(lines)
+    expect(news.locator(".pr-log")).to_have_count(0)  # nothing else since the tide
+    shown = news.locator("li").all_inner_texts()
+    # the same words as Game info's whole log: its line for the tide and every carry-out
+    ada.get_by_role("button", name="\u22ef Menu", exact=True).click()
+    ada.get_by_role("button", name="Game info", exact=True).click()
+    said = ada.locator("#other .pr-info .pr-log li")
+    expect(said).to_have_count(len(model["log"]))
+    info = said.all_inner_texts()
+    tide = info[last_tide(model)]
+    assert tide == head + ": " + "; ".join(lines[:rules.BAYS]) + "."
+    assert "(a pearl is worth 1)" in tide
+    out = [line for line in info if line.startswith("The tide carried ")]
+    assert out == carried and [line for line in out if line not in shown] == []
+    screenshot(ada, "pearl-reach-after-a-tide")
+    # the block stays until the next tide; the turns since come under it
+    seat = rules.current(model)
+    c = rules.placements(model, seat)[0][0]
+    fw_box.move(tokens[seat], "place", {"cell": c}, seq=8)
+    rules.move(model, seat, "place", {"cell": c})
+    expect(news.locator(".pr-log li")).to_have_text([rules.entry_text(model, model["log"][-1])])
+    expect(news.locator(".pr-tide li")).to_have_text(lines)
 
 
 def test_the_page_says_every_log_entry_as_the_rules_do(phone):

@@ -31,6 +31,7 @@ def fw_box(sim_tree, tmp_path):
 
 
 CHANGED = "The game changed before your turn was sent"
+MOVED_ON = "The game moved on: here it is as it is now."
 
 
 def actions(page):
@@ -134,10 +135,10 @@ def test_a_tap_sends_nothing_until_it_is_confirmed_or_cancelled(sim, open_fw_pho
     expect(pat.locator("#other .qdturn .status")).to_contain_text("Your turn, Pat")
     pat.get_by_role("button", name="Join A", exact=True).click()
     expect(pat.get_by_role("button", name="Confirm: Join A", exact=True)).to_be_visible()
-    pat.get_by_role("button", name="Promote B (to 2)", exact=True).click()  # another: the choice moves
+    pat.get_by_role("button", name="Promote B to 2", exact=True).click()  # another: the choice moves
     expect(pat.get_by_role("button", name="Confirm: Join A", exact=True)).to_have_count(0)
     pat.get_by_role("button", name="Cancel", exact=True).click()
-    expect(pat.get_by_role("button", name="Confirm: Promote B (to 2)", exact=True)).to_have_count(0)
+    expect(pat.get_by_role("button", name="Confirm: Promote B to 2", exact=True)).to_have_count(0)
     assert fw_box.state()["seq"] == 0 and fw_box.state()["game"]["turns"] == 0  # nothing was sent
     take(pat, "Join A")
     expect(phones[1].locator("#other .qdturn .status")).to_contain_text("Your turn, Mo")
@@ -214,3 +215,53 @@ def test_the_setup_in_play_and_its_resets_are_public_on_every_phone(open_fw_phon
             "Seasonal starts A 1, B 2, C 3 and pays after laps 2, 4 and 6; after the lap 2 payout the values"
             " become A 3, B 1, C 2, after the lap 4 payout A 2, B 3, C 1.")
     expect(phones[0].locator("#other h2").first).to_have_text("The Quiet Dividend \u2013 Seasonal")
+
+
+# A move sent from the page on the view numbered seq, once or twice at once: [status, what the player
+# is shown] for each.
+ONCE_JS = """([name, args, seq]) => window.Tidebox.move(name, args, seq).then((r) => [r.status, r.say])"""
+TWICE_JS = """([name, args, seq]) => Promise.all([0, 1].map(
+  () => window.Tidebox.move(name, args, seq).then((r) => [r.status, r.say])))"""
+
+
+def test_a_double_tap_on_confirm_makes_the_move_once_and_never_says_the_game_moved_on(
+        open_fw_phone, fw_box):
+    """Two quick taps on Confirm take the turn once, and nothing says the game moved on: the second
+    tap finds the button off while the turn is on its way. Should a repeat reach the box all the same,
+    its refusal is this phone's own move already made and says nothing. A move the rules refuse says
+    the box's reason, and one sent on a view someone else's turn made stale, that the game moved on."""
+    phones = [open_fw_phone(traffic=True) for _ in NAMES[:2]]
+    for page, name in zip(phones, NAMES):
+        join(page, name)
+    assert fw_box.press("C") == "setup"
+    fw_box.press("A")  # the first player line
+    fw_box.press("B")  # random -> Pat
+    assert fw_box.press("C") == "qd_board"
+    pat, mo = phones
+    expect(pat.locator("#other .qdturn .status")).to_contain_text("Your turn, Pat")
+    pat.get_by_role("button", name="Join A", exact=True).click()
+    pat.get_by_role("button", name="Confirm: Join A", exact=True).dblclick()
+    expect(mo.locator("#other .qdturn .status")).to_contain_text("Your turn, Mo")
+    for page in phones:
+        expect(page.locator("#other ol.small li")).to_have_text(["Lap 1: Pat joined A"])
+    expect(pat.locator("#other .status").first).to_have_text("Mo\u2019s turn (lap 1 of 6)")
+    pat.wait_for_timeout(1500)  # a second move would have been answered by now
+    sent = [r for r in pat.traffic.since(0) if "/api/move" in r[0]]
+    assert [r[1] for r in sent] == [200]
+    expect(pat.locator("#other .err")).to_have_text("")
+    assert fw_box.state()["game"]["shares"][0] == [1, 0, 0]
+
+    # a repeat that reaches the box: taken once, and the refusal of the second says nothing
+    seq = fw_box.state()["seq"]
+    assert mo.evaluate(TWICE_JS, ["join", {"club": "B"}, seq]) == [[200, ""], [409, ""]]
+    expect(pat.locator("#other .qdturn .status")).to_contain_text("Your turn, Pat")
+    expect(mo.locator("#other .err")).to_have_text("")
+    assert fw_box.state()["game"]["shares"][1] == [0, 1, 0] and fw_box.state()["seq"] == seq + 1
+    # a move the rules refuse: the box's reason, as a sentence
+    assert mo.evaluate(ONCE_JS, ["join", {"club": "C"}, seq + 1]) == [409, "It is Pat's turn."]
+    # a move sent on a view someone else's turn made stale: the game moved on, and the page says so
+    pat.get_by_role("button", name="Join A", exact=True).click()
+    pat.get_by_role("button", name="Confirm: Join A", exact=True).click()
+    expect(mo.locator("#other .qdturn .status")).to_contain_text("Your turn, Mo")
+    assert mo.evaluate(ONCE_JS, ["join", {"club": "C"}, seq + 1]) == [409, MOVED_ON]
+    assert fw_box.state()["game"]["shares"][1] == [0, 1, 0]

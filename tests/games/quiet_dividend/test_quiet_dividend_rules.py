@@ -165,8 +165,8 @@ def test_a_promotion_can_help_a_rival_more(qdr):
 
 def test_worked_example_on_the_box_with_its_public_record():
     state = game(("Pat", "Mo"), "steady", first=1)
-    play(state, "Join B", "Join A", "Join B", "Join A", "Promote A (to 2)", "Join B", "Promote B (to 2)",
-         "Promote B (to 3)")
+    play(state, "Join B", "Join A", "Join B", "Join A", "Promote A to 2", "Join B", "Promote B to 2",
+         "Promote B to 3")
     view = qd.public_view(state)
     assert view["payouts"][1] == {"lap": 4, "values": [2, 3, 1], "amounts": [7, 6], "reset": None}
     assert view["log"][0] == [1, 1, "Mo joined B"]
@@ -202,23 +202,23 @@ def test_at_most_four_shares_in_all():
 
 
 def test_promote_raises_a_value_by_one_without_owning_a_share():
-    state = play(game(), "Promote C (to 2)")
+    state = play(game(), "Promote C to 2")
     assert state["values"] == [1, 1, 2] and state["shares"][0] == [0, 0, 0]
     assert state["payouts"] == []  # never pay on a promote
 
 
 def test_values_never_exceed_four():
-    state = play(game(), "Promote A (to 2)", "Promote A (to 3)", "Promote A (to 4)")
+    state = play(game(), "Promote A to 2", "Promote A to 3", "Promote A to 4")
     message = refused(state, 1, "promote", {"club": "A"})
     assert message == "A is already worth 4, the most a club can be worth"
     assert [m for m in qd.legal_moves(state, 1) if m["move"] == "promote"] == [
-        {"move": "promote", "args": {"club": "B"}, "label": "Promote B (to 2)"},
-        {"move": "promote", "args": {"club": "C"}, "label": "Promote C (to 2)"},
+        {"move": "promote", "args": {"club": "B"}, "label": "Promote B to 2"},
+        {"move": "promote", "args": {"club": "C"}, "label": "Promote C to 2"},
     ]
 
 
 def test_switch_moves_a_share_and_leaves_values_alone():
-    state = play(game(), "Join A", "Promote A (to 2)")
+    state = play(game(), "Join A", "Promote A to 2")
     values = list(state["values"])
     play(state, "Switch A to C")
     assert state["shares"][0] == [0, 0, 1]
@@ -230,14 +230,14 @@ def test_switch_needs_a_share_a_different_club_and_room():
     assert refused(state, 0, "switch", {"from": "B", "to": "C"}) == "Pat holds no share in B to switch"
     message = refused(state, 0, "switch", {"from": "A", "to": "A"})
     assert message == "a switch moves a share to a different club"
-    play(state, "Join C", "Promote B (to 2)")  # Pat: A 2, C 1
+    play(state, "Join C", "Promote B to 2")  # Pat: A 2, C 1
     assert refused(state, 0, "switch", {"from": "C", "to": "A"}) == "Pat already holds 2 shares in A"
 
 
 def test_legal_moves_of_a_fresh_game_are_the_phone_buttons():
     labels = [m["label"] for m in qd.legal_moves(game(), 0)]
     assert labels == ["Join A", "Join B", "Join C",
-                      "Promote A (to 2)", "Promote B (to 2)", "Promote C (to 2)"]
+                      "Promote A to 2", "Promote B to 2", "Promote C to 2"]
     state = play(game(), "Join A", "Join B")
     assert [m["label"] for m in qd.legal_moves(state, 0) if m["move"] == "switch"] == [
         "Switch A to B", "Switch A to C"]
@@ -343,7 +343,7 @@ def test_seasonal_resets_right_after_its_payouts(qdr):
 
 
 def test_seasonal_payout_records_the_reset():
-    state = play(game(setup="seasonal"), "Join A", "Join B", "Join C", "Promote A (to 2)")
+    state = play(game(setup="seasonal"), "Join A", "Join B", "Join C", "Promote A to 2")
     assert state["payouts"][0]["values"] == [2, 2, 3]
     assert state["payouts"][0]["amounts"] == [1 * 2 + 1 * 3, 1 * 2]
     assert state["payouts"][0]["reset"] == [3, 1, 2]
@@ -531,7 +531,7 @@ def test_first_player_dropped_the_next_lap_starts_with_the_next_seat():
 
 
 def test_public_view_shape():
-    state = play(game(("Pat", "Mo", "Ann"), "seasonal", first=1), "Join A", "Promote B (to 3)")
+    state = play(game(("Pat", "Mo", "Ann"), "seasonal", first=1), "Join A", "Promote B to 3")
     view = qd.public_view(state)
     assert set(view) == {
         "game", "setup", "setup_name", "clubs", "values", "start", "payout_laps", "resets", "laps", "lap",
@@ -557,7 +557,7 @@ def test_public_view_shape():
 
 
 def test_the_log_is_one_small_int_per_entry():
-    state = play(game(("Pat", "Mo", "Ann"), first=1), "Join B", "Promote B (to 2)", "Join C", "Switch B to C")
+    state = play(game(("Pat", "Mo", "Ann"), first=1), "Join B", "Promote B to 2", "Join C", "Switch B to C")
     qd.leave(state, 2)
     assert state["log"] == [11011, 12112, 10021, 21212, 22400]
     assert qd.log_entry(12112) == [1, 2, 1, 1, 2]
@@ -569,7 +569,7 @@ def test_the_log_is_one_small_int_per_entry():
 def test_state_round_trips_exactly_and_copies_share_nothing():
     state = game(("Pat", "Mo", "Ann"), "seasonal")
     qd.move(state, None, "rename", {"club": "C", "name": "Pine"})
-    play(state, "Join A", "Join B", "Promote Pine (to 4)", "Switch A to B", "Join A", "Join Pine")
+    play(state, "Join A", "Join B", "Promote Pine to 4", "Switch A to B", "Join A", "Join Pine")
     qd.leave(state, 2)
     saved = qd.to_dict(state)
     assert json.loads(json.dumps(saved)) == saved == state

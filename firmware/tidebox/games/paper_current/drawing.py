@@ -8,14 +8,15 @@ RESULT_WORDS = {None: "-", 0: "out", 1: "outer", 2: "inner"}
 
 
 def round_label(state):
+    """Where the course is, in 16 characters: "Round 2, boat 8", "Round 2, scoring", "Over: 41 of 54"."""
     if state["phase"] == game.PHASE_OVER:
-        return "Course over: %d of %d" % (state["total"], game.MAX_TOTAL)
-    label = "Round %d of %d" % (state["round"] + 1, game.ROUNDS)
+        return "Over: %d of %d" % (state["total"], game.MAX_TOTAL)
+    label = "Round %d" % (state["round"] + 1)
     if state["phase"] == game.PHASE_LAUNCH:
         return label + ", boat %d" % (state["launch"] + 1)
     if state["phase"] == game.PHASE_SCORE:
         return label + ", scoring"
-    return label + " scored"
+    return label + ", scored"
 
 
 def bonus_pages(state):
@@ -121,8 +122,9 @@ def draw_score(fb, r, now):
 
 
 def boats_line(boats, bonus):
-    """The boats' points and the bonus on one line of 16, two-digit boats included."""
-    return "boats %d bonus+%d" % (boats, bonus)
+    """The boats' points and the bonus, as the phones word them, on one line of 16: "16 pts, bonus +2"
+    at the most (8 boats in INNER, the bonus held)."""
+    return "%d %s, bonus +%d" % (boats, "pt" if boats == 1 else "pts", bonus)
 
 
 def draw_round(fb, r, now):

@@ -23,6 +23,7 @@
   var WORDS = ['0 out', '1 outer', '2 inner'];
   var note = '';
   var noteBoat = 0; // the boat whose buttons were tapped when the box refused: its note goes under them
+  var sending = {}; // boat -> true while its result is on its way: its buttons send nothing more
   var guide = null; // built once: it never changes
 
   function svg(tag, attrs, text) {
@@ -89,14 +90,24 @@
   }
 
   // No seq: `was` (the boat's result as this phone saw it) refuses an edit made on a stale copy of that
-  // boat only, so phones entering different boats at once are not refused.
-  function send(g, boat, result) {
+  // boat only, so phones entering different boats at once are not refused. The boat's buttons stay off
+  // until the answer and the game as it is then: a second tap would be sent on the same stale `was`
+  // and refused as someone else's change.
+  function send(g, boat, result, row) {
+    if (sending[boat]) return;
+    sending[boat] = true;
     note = '';
     noteBoat = boat;
+    var buttons = row.querySelectorAll('button');
+    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
     T.move('set_result', { boat: boat, result: result, was: g.results[boat - 1] }).then(function (r) {
+      delete sending[boat];
       note = r.say;
     });
   }
+
+  // The boats' points and the bonus, in the box's words for them ("16 pts, bonus +2" there).
+  function boatsLine(boats, bonus) { return T.pts(boats) + ', bonus +' + bonus; }
 
   function scoreEntry(g) {
     var c = el('section', 'card');
@@ -107,13 +118,14 @@
       [2, 1, 0].forEach(function (r) {
         var b = el('button', now === r ? 'pc-on' : 'ghost', WORDS[r]);
         b.setAttribute('aria-pressed', now === r ? 'true' : 'false');
-        b.addEventListener('click', function () { send(g, i + 1, r); });
+        b.disabled = !!sending[i + 1];
+        b.addEventListener('click', function () { send(g, i + 1, r, row); });
         row.appendChild(b);
       });
       c.appendChild(row);
       if (note && noteBoat === i + 1) c.appendChild(el('p', 'err pc-note', note)); // where the tap was
     });
-    c.appendChild(el('p', null, 'So far ' + g.so_far + ' + bonus ' + (g.bonus_holds ? 2 : 0) +
+    c.appendChild(el('p', null, 'So far ' + boatsLine(g.so_far, g.bonus_holds ? 2 : 0) +
       '. The reader confirms the round on the box.'));
     return c;
   }
@@ -143,8 +155,8 @@
       head.appendChild(el('p', 'small', 'Your boats this round: ' + (mine.length ? mine.join(', ') : 'none')));
     } else if (g.phase === 'scored') {
       var last = g.played[g.played.length - 1];
-      head.appendChild(el('p', 'status', 'Round ' + last.n + ' scored: ' + last.score + ' of 18 (boats ' +
-        last.boats + ', bonus +' + last.bonus + '). The reader turns to the next round.'));
+      head.appendChild(el('p', 'status', 'Round ' + last.n + ' scored: ' + last.score + ' of 18 (' +
+        boatsLine(last.boats, last.bonus) + '). The reader turns to the next round.'));
     } else if (g.over) {
       head.appendChild(el('p', 'status', g.total + ' of ' + g.max_total + ': the target of ' + g.target +
         (g.reached ? ' is reached. Well docked!' : ' is not reached.')));
@@ -158,7 +170,7 @@
     g.played.forEach(function (r) {
       var li = el('li');
       li.appendChild(el('span', null, 'Round ' + r.n + ': ' + r.name));
-      li.appendChild(el('span', 'tag', r.score + ' = boats ' + r.boats + ' + bonus ' + r.bonus));
+      li.appendChild(el('span', 'tag', r.score + ': ' + boatsLine(r.boats, r.bonus)));
       ul.appendChild(li);
     });
     tot.appendChild(ul);

@@ -101,7 +101,7 @@ PHASES = (PHASE_LAUNCH, PHASE_SCORE, PHASE_SCORED, PHASE_OVER)
 # keep them fixed"): recorded for the game, never changed by a move.
 ACCESS = (
     ("seated", "Play seated"),
-    ("long_zone", "Longer release zone"),
+    ("long_zone", "Longer zone"),  # a longer release zone (the box has 16 characters a line)
     ("helper", "Helper slides"),
     ("card_push", "Card, not finger"),
 )
@@ -333,8 +333,11 @@ def _set_result(state, args):
         raise NotNow("results are entered after all eight launches")
     now = state["results"][boat - 1]
     if checked and args["was"] != now:
-        # Two phones editing at once: the later one is refused, not silently overwritten.
-        raise NotNow("boat %d was just changed to %s elsewhere" % (boat, "-" if now is None else now))
+        # Two phones editing at once: the later one is refused, not silently overwritten, and told
+        # what the boat holds now, in the phones' words for it.
+        if now is None:
+            raise NotNow("boat %d's result was just cleared" % boat)
+        raise NotNow("someone else just set boat %d to %d %s" % (boat, now, ("out", "outer", "inner")[now]))
     state["results"][boat - 1] = result
 
 

@@ -36,7 +36,7 @@ def progress(state):
     if game.is_over(state):
         return "Game over"
     left = game.turns_until_tide(state)
-    return "Tide %d in %d turn%s" % (state["tide"] + 1, left, "" if left == 1 else "s")
+    return "Tide %d: %d turn%s" % (state["tide"] + 1, left, "" if left == 1 else "s")  # 16 at most
 
 
 def draw_strip(fb, state):

@@ -1,6 +1,6 @@
 // Pearl Reach on the phones: the tide strip, the coast (five bays, each headed by its pearls and who
 // leads it), your move (tap a glowing cell to aim, then Place; tap one of your markers, then a glowing
-// neighbour, then Shift), what happened in words with the last tide's payouts, and the ⋯ menu: Game
+// neighbour, then Shift), what happened in words with all the last tide did, and the ⋯ menu: Game
 // info (every bay's tally, the tides' payouts, the whole log) and New game (the rival speed). Its How to play (`how`) is shown by the shared page's frame, from joining on.
 // Markers are told apart by shape and name, never colour alone: the same four shapes as on the box.
 (function () {
@@ -55,6 +55,7 @@
     '%s tie for the biggest haul; %s, the latest of them in the last round, sets out first.'
   ];
   var TIDE = 10;
+  var RECENT = 5; // What happened's last few entries besides the last tide's
   function fill(t, args) {
     var i = 0;
     return t.replace(/%s/g, function () { return String(args[i++]); });
@@ -107,6 +108,14 @@
   var speed = null; // the speed picked for a new game (null: this game's)
 
   function redraw() { if (last) render(last[0], last[1]); }
+  // Aimed: the Place or Shift button appears under the coast, below the fold on a short phone after a
+  // tap on a low cell, so the page scrolls just enough to show it (and Cancel).
+  function aimAt(a) {
+    aim = a;
+    redraw();
+    var act = last && last[1].querySelector('.pr-act');
+    if (act && act.scrollIntoView) act.scrollIntoView({ block: 'nearest' });
+  }
 
   function who(g, seat) { return g.names[seat] + (g.rivals[seat] ? ' (rival)' : ''); }
   function leadText(g, lead) {
@@ -280,10 +289,10 @@
       }
       if (from != null && canShift(g, own, me, from, c)) {
         label += ', shift here for a shell';
-        act = function () { aim = { from: from, to: c }; redraw(); };
+        act = function () { aimAt({ from: from, to: c }); };
       } else if (mine && from == null && price <= g.shells[me]) {
         label += ', you can place here';
-        act = function () { aim = { cell: c }; redraw(); };
+        act = function () { aimAt({ cell: c }); };
       }
     }
     if (aim && (aim.cell === c || aim.to === c) || from === c) {
@@ -384,7 +393,7 @@
     sea.appendChild(el('p', 'pr-water', 'the water\u2019s edge'));
     if (mine && !over) sea.appendChild(actions(s, g, me));
     kids.push(sea);
-    var card = el('div', 'card');
+    var card = el('div', 'card pr-news');
     card.appendChild(el('h2', null, 'Points'));
     var ul = el('ul', 'names');
     g.names.forEach(function (n, i) {
@@ -396,19 +405,27 @@
     });
     card.appendChild(ul);
     card.appendChild(el('h2', null, 'What happened'));
-    var happened = el('ol', 'small pr-log');
-    T.fill(happened, g.log.slice(-5).map(function (e) { return el('li', null, say(g, e)); }));
-    card.appendChild(happened);
-    // the last tide's payouts, a block of their own until the next tide (the carry-outs, shells and
-    // who goes first push them out of the last five lines)
-    var paid = null;
-    g.log.forEach(function (e) { if ((e & 15) >= TIDE) paid = e; });
-    if (paid != null) {
-      var k = (paid & 15) - TIDE;
-      card.appendChild(el('h3', null, 'Tide ' + (k + 1) + ' paid (a pearl was worth ' + g.strip.tides[k].value + ')'));
+    // The last tide, a block of its own until the next: what every bay paid, then everything else it
+    // logged (every marker it carried out, the shells, who sets out first), so a marker that vanished
+    // is explained here. Below it the last few entries since, oldest first as in Game info.
+    var log = g.log, start = Math.max(0, log.length - RECENT), paid = -1;
+    log.forEach(function (e, i) { if ((e & 15) >= TIDE) paid = i; });
+    if (paid >= 0) {
+      var k = (log[paid] & 15) - TIDE, after = paid + 1;
+      // carried out, shells, who sets out first, the end: the kinds only a tide logs, right after it
+      while (after < log.length && (log[after] & 15) >= 5 && (log[after] & 15) <= 8) after++;
+      // headed as the rules' log says a tide, "Tide 2 (a pearl is worth 2)"
+      card.appendChild(el('h3', null, fill(SAYS[TIDE].split(':')[0], [k + 1, g.strip.tides[k].value])));
       var bays = el('ul', 'small pr-tide');
-      T.fill(bays, tideWords(g, paid).map(function (w) { return el('li', null, w); }));
+      var words = tideWords(g, log[paid]).concat(log.slice(paid + 1, after).map(function (e) { return say(g, e); }));
+      T.fill(bays, words.map(function (w) { return el('li', null, w); }));
       card.appendChild(bays);
+      start = Math.max(start, after);
+    }
+    if (start < log.length) {
+      var happened = el('ol', 'small pr-log');
+      T.fill(happened, log.slice(start).map(function (e) { return el('li', null, say(g, e)); }));
+      card.appendChild(happened);
     }
     kids.push(card);
     if (open.info) kids.push(gameInfo(g));

@@ -11,22 +11,30 @@
   var chosen = null; // {seq, i}: the action this phone picked on the view numbered seq, not yet confirmed
   var note = ''; // why the last choice sent nothing: the game changed meanwhile
   var CHANGED = 'The game changed before your turn was sent: here it is now. Choose again.';
+  var sending = false; // a confirmed turn is on its way: no button sends another until it is answered
 
   // The chosen action, once confirmed: first an idle poll ("unchanged since v?") in the page's one
   // queue, then the move right behind it. When the game has moved on meanwhile (the reader's undo,
   // someone else's turn) the move is not sent: the page shows the game as it is now, with its own
-  // buttons. The move's seq still makes the box refuse a move sent on a stale view (409).
-  function send(s, a, box) {
-    var buttons = box.querySelectorAll('button');
+  // buttons. The move's seq still makes the box refuse a move sent on a stale view (409). A second
+  // tap finds the turn's buttons off, and a view drawn meanwhile draws them off too.
+  function send(s, a, turn) {
+    if (sending) return;
+    sending = true;
+    var buttons = turn.querySelectorAll('button');
     for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
     chosen = null;
     T.api('GET', '/api/state?v=' + s.v).then(function (r) {
       if (r.status !== 200 || r.data.v !== s.v || 'box' in r.data) {
+        sending = false;
         note = CHANGED;
         T.refresh();
         return;
       }
-      T.move(a.move, a.args, s.seq).then(function (r) { err = r.say; });
+      T.move(a.move, a.args, s.seq).then(function (r) {
+        sending = false;
+        err = r.say;
+      });
     });
   }
 
@@ -71,6 +79,7 @@
       g.legal.forEach(function (a, i) { // the rules' legal turns for this seat (its private view)
         var b = el('button', 'wide' + (chosen && chosen.i === i ? ' chosen' : ''), a.label);
         b.type = 'button';
+        b.disabled = sending;
         b.setAttribute('aria-pressed', chosen && chosen.i === i ? 'true' : 'false');
         b.addEventListener('click', function () { chosen = { seq: s.seq, i: i }; render(s, root); });
         box.appendChild(b);
@@ -79,8 +88,9 @@
       if (chosen) { // a mis-tap costs nothing: the action is taken only once confirmed
         var a = g.legal[chosen.i], bar = el('div', 'qdconfirm');
         var yes = el('button', 'wide', 'Confirm: ' + a.label), no = el('button', 'ghost', 'Cancel');
+        var turn = card; // by the time of a tap, `card` is the record's below
         yes.type = no.type = 'button';
-        yes.addEventListener('click', function () { send(s, a, card); });
+        yes.addEventListener('click', function () { send(s, a, turn); });
         no.addEventListener('click', function () { chosen = null; render(s, root); });
         bar.appendChild(yes);
         bar.appendChild(no);

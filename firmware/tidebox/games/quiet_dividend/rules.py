@@ -295,7 +295,7 @@ def _label(state, action):
         return "Join " + shown[clubs[0]]
     if name == "promote":
         c = clubs[0]
-        return "Promote %s (to %d)" % (shown[c], state["values"][c] + 1)
+        return "Promote %s to %d" % (shown[c], state["values"][c] + 1)
     if name == "switch":
         return "Switch %s to %s" % (shown[clubs[0]], shown[clubs[1]])
     return "Pass"

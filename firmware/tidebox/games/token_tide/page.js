@@ -370,26 +370,30 @@
     var running = 0;
     var byRound = {};
     g.history.forEach(function (h) { byRound[h.round] = h; });
-    // the round being revealed joins the sheet once the box has shown the round's points
-    if (g.phase === 'revealed' && step < 4 && g.last) delete byRound[g.last.round];
+    // the round being revealed keeps this player's own numbers; its points join the sheet once the
+    // box has shown them
+    var revealing = g.phase === 'revealed' && step < 4 && g.last ? g.last.round : null;
     sheet = [];
     var rows = [];
     for (var r = 0; r < g.rounds; r++) {
       var h = byRound[r];
       var cells = [String(r + 1), '', '', '', '', ''];
       var tr = el('tr');
-      if (h) {
-        var a = h.allocations[me];
+      var a = h && h.allocations[me];
+      if (h && r === revealing) {
+        cells = [r + 1, a ? a[0] : '-', a ? a[1] : '-', a ? a[2] : '-', '', ''].map(String);
+        tr.className = 'now';
+      } else if (h) {
         var sc = h.scores[me];
         var got = sc ? sc[0] + sc[1] + sc[2] : 0;
         running += got;
         cells = [r + 1, a ? a[0] : '-', a ? a[1] : '-', a ? a[2] : '-', got, running].map(String);
+        sheet.push(cells);
       } else if (r === g.round && g.phase === 'allocate' && g.mine) {
         // the current row holds this player's own (still hidden) numbers, as on paper
         cells = [String(r + 1), g.mine[0], g.mine[1], g.mine[2], '', ''];
         tr.className = 'now';
       }
-      if (h) sheet.push(cells);
       cells.forEach(function (c, k) { tr.appendChild(el(k ? 'td' : 'th', null, c)); });
       tr.firstChild.setAttribute('scope', 'row');
       rows.push(tr);
