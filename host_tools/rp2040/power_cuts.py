@@ -87,8 +87,7 @@ def bars(status):
 
 def past_splash(emu, condition, what):
     """The status once the box has started (`condition`) and its splash has had its time (SPLASH_MS,
-    1.5 s of chip time: the panel draws nothing meanwhile, longer than settled() waits when the
-    emulator is slow), then settled."""
+    1.5 s of chip time, in which the panel draws nothing), then settled."""
     s = wait(emu, condition, what)
     wait(emu, lambda t, at=s["uptime_ms"]: t["uptime_ms"] >= at + SPLASH_MS + 300, "the splash's end")
     return settled(emu)
