@@ -3,7 +3,7 @@ rival-against-rival games, and what a rival's move costs on the MicroPython unix
 x86-64 instructions under callgrind when valgrind is installed) with the estimated RP2040 time. A
 move's time is the fastest of three runs of the same choice, the collector run before each
 (tests/mp_scripts/pearl_reach_play.py, time_moves): the rival's own work; the board's collections
-come on top (boards/README.md)."""
+come on top (docs/memory-and-the-chip.md)."""
 
 import json
 import os

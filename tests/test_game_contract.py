@@ -1,8 +1,8 @@
 """The game contract, for every game in tidebox.games.GAMES: a game added there gets these tests
-without writing any (README "Adding a game").
+without writing any (docs/adding-a-game.md).
 
 - Its rules and flow offer the names the box reads (REQUIRED in tests/mp_scripts/game_contract.py,
-  as README "Adding a game" lists them), and loading them fills in the optional ones (games.OPTIONAL):
+  as docs/adding-a-game.md lists them), and loading them fills in the optional ones (games.OPTIONAL):
   checked under the real MicroPython, as the box loads them.
 - Seeded games played with random legal moves: every save on the way reads back as the same game
   (from_dict(to_dict)), on CPython and on MicroPython, and both interpreters play the same games.

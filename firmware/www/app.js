@@ -361,6 +361,7 @@
       useStyle(kind);
     }
     setText('me', s.you ? 'You: ' + s.you.name : '');
+    if (s.you) $('newName').placeholder = s.you.name;
     setText('brand', part ? part.title : 'Tidebox');
     show('join', view === 'join');
     show('lobby', view === 'lobby');

@@ -10,7 +10,7 @@ from tidebox import games
 from tidebox.games.base import GameError
 from tidebox.games.seeded import Seeded
 
-# What every game offers, as README "Adding a game" lists it: the names the box reads from a game's
+# What every game offers, as docs/adding-a-game.md lists it: the names the box reads from a game's
 # rules and flow (those it may leave out are games.OPTIONAL, filled in by games.load).
 REQUIRED = {
     "rules": ("GAME_ID", "TITLE", "SHORT", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "MOVES", "new_game",

@@ -1,6 +1,6 @@
 # The games the box hosts: one package per game beside this file, each holding
 #   rules.py    pure rules: data and functions, no I/O, no clock, no hardware, no global random
-#               (the names it must offer: README "Adding a game"; those it may: OPTIONAL below)
+#               (the names it must offer: docs/adding-a-game.md; those it may: OPTIONAL below)
 #   flow.py     the game's screens on the box as screen objects (what A, B and C do)
 #   drawing.py  drawing those screens on the OLED (functions; flow.py holds the screen classes)
 #   page.js     its part of the phones' page
@@ -30,8 +30,8 @@ def title(game_id):
 
 
 # What a game's rules (and flow) may leave out, and what `load` fills in for it, so that the box
-# reads each name directly and never asks whether a game has it (what a game must offer: README
-# "Adding a game"; tests/test_game_contract.py checks that every game in GAMES offers it):
+# reads each name directly and never asks whether a game has it (what a game must offer:
+# docs/adding-a-game.md; tests/test_game_contract.py checks that every game in GAMES offers it):
 #   MAX_NAME       a name's most characters
 #   check_name     check_name(name, taken, max_name): the name rule, which the box calls with MAX_NAME
 #   UNDO           whether the reader may take back the last move

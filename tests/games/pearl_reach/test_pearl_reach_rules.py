@@ -65,9 +65,9 @@ def test_how_to_play_states_this_editions_numbers():
         assert words in text, words
 
 
-def test_the_readme_states_this_editions_numbers():
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Pearl Reach: how to play")[1].split("\n## ")[0]
+def test_the_games_doc_states_this_editions_numbers():
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "games.md").read_text(encoding="utf-8")
+    section = doc.split("## Pearl Reach: how to play")[1].split("\n## ")[0]
     for words in ("column of 5 cells", "3, 4, 4, 5 and 5 pearls", "dealt to the bays at random",
                   "1 at the first tide, 2 at the second, 4 at the third", "4 turns (2 gatherers)",
                   "3 turns (3 or 4 gatherers)", "3 at the start", "once a turn, twice a game",
