@@ -10,14 +10,8 @@ from tidebox import games
 from tidebox.games.base import GameError
 from tidebox.games.seeded import Seeded
 
-# What every game offers, as docs/adding-a-game.md lists it: the names the box reads from a game's
-# rules and flow (those it may leave out are games.OPTIONAL, filled in by games.load).
-REQUIRED = {
-    "rules": ("GAME_ID", "TITLE", "SHORT", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "MOVES", "new_game",
-              "move", "to_act", "legal_moves", "public_view", "private_view", "is_over", "standings",
-              "winners", "leave", "to_dict", "from_dict"),
-    "flow": ("home", "progress", "menu_items"),
-}
+# What every game offers: the required names of games.CONTRACT, the one statement of the contract.
+REQUIRED = {part: required for part, (required, _optional) in games.CONTRACT.items()}
 NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 SEEDS = (1, 2, 3, 4, 5, 6)
 

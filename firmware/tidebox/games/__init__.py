@@ -1,6 +1,6 @@
 # The games the box hosts: one package per game beside this file, each holding
 #   rules.py    pure rules: data and functions, no I/O, no clock, no hardware, no global random
-#               (the names it must offer: docs/adding-a-game.md; those it may: OPTIONAL below)
+#               (the names it must offer and those it may: CONTRACT below)
 #   flow.py     the game's screens on the box as screen objects (what A, B and C do)
 #   drawing.py  drawing those screens on the OLED (functions; flow.py holds the screen classes)
 #   page.js     its part of the phones' page
@@ -29,9 +29,11 @@ def title(game_id):
     raise ValueError("unknown game")
 
 
-# What a game's rules (and flow) may leave out, and what `load` fills in for it, so that the box
-# reads each name directly and never asks whether a game has it (what a game must offer:
-# docs/adding-a-game.md; tests/test_game_contract.py checks that every game in GAMES offers it):
+# The game contract, stated once: the names the box reads from a game's `rules` and `flow` modules,
+# each part as (required, optional). Every game offers the required ones (docs/adding-a-game.md says
+# what each is; tests/test_game_contract.py checks every game in GAMES). A game may leave out the
+# optional ones: `load` fills in the default, so the box reads each name directly and never asks
+# whether a game has it:
 #   MAX_NAME       a name's most characters
 #   check_name     check_name(name, taken, max_name): the name rule, which the box calls with MAX_NAME
 #   UNDO           whether the reader may take back the last move
@@ -40,15 +42,21 @@ def title(game_id):
 #   VIEW_ROOM      bytes: the shared part of the phones' view at its largest (its largest table, the
 #                  longest names), which the box makes room for when the game starts
 #                  (viewjson.JsonOut.reserve; tests/test_game_contract.py checks it against the
-#                  views of the worst-case walk)
+#                  views of the worst-case walk); 512 is viewjson.ROOM, the room made at boot
 #   tick           the flow's tick(reader, now) -> changed, for a game that acts by itself (rivals)
 #   acting         the flow's acting(reader) -> whether the game may act by itself before the box
 #                  changes (a rival to act): without it, a game with a tick always may, and the
 #                  reader loop never rests while it is played (running.py, resting.at_rest)
-# (the flow's three first, then the rules')
-OPTIONAL = (("tick", None), ("acting", None), ("kept", None), ("MAX_NAME", 12),
-            ("check_name", base.check_name), ("UNDO", False), ("PHONE_OPTIONS", ()),
-            ("VIEW_ROOM", 512))  # 512: viewjson.ROOM, the room made at boot
+#   kept           the flow's screens' shared state that the panel keeps between screens (None: none)
+CONTRACT = {
+    "rules": (("GAME_ID", "TITLE", "SHORT", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "MOVES", "new_game",
+               "move", "to_act", "legal_moves", "public_view", "private_view", "is_over", "standings",
+               "winners", "leave", "to_dict", "from_dict"),
+              (("MAX_NAME", 12), ("check_name", base.check_name), ("UNDO", False), ("PHONE_OPTIONS", ()),
+               ("VIEW_ROOM", 512))),
+    "flow": (("home", "progress", "menu_items"),
+             (("tick", None), ("acting", None), ("kept", None))),
+}
 
 
 def load(game_id, part="rules"):
@@ -57,7 +65,7 @@ def load(game_id, part="rules"):
     name = "tidebox.games.%s.%s" % (game_id, part)
     __import__(name)
     module = sys.modules[name]
-    for key, default in OPTIONAL[3:] if part == "rules" else OPTIONAL[:3]:
+    for key, default in CONTRACT[part][1]:
         if not hasattr(module, key):
             setattr(module, key, default)
     return module

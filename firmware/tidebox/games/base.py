@@ -1,7 +1,7 @@
 # The game contract's shared part: the one refusal (a game's and the box's), the checks every game's
 # rules make while a game is played (seats), names, shuffling and ranking; those made only when a game
 # is set up or read back from its save are checks.py's, loaded for the call. What a game may leave out
-# is games.OPTIONAL (tidebox/games/__init__.py), which `load` fills in.
+# is in games.CONTRACT (tidebox/games/__init__.py), which `load` fills in.
 #
 # Pure like the rules themselves (no I/O, no clock, no hardware): runs under CPython and MicroPython.
 
