@@ -433,6 +433,7 @@ def run(work=OUT, log=print):
         figures["menu_largest_at_end"] = end["heap"]["largest_free"] if end["heap"] else None
         console = merged(console, end["console"])
         figures["chip_resets"] = end["resets"]
+        figures["long_sleeps"] = end["long_sleeps"]  # the emulated core's wake-ups that did not come
     except Exception as exc:  # noqa: BLE001 - said again below with what the chip's flash says of it
         failure, said = exc, str(exc)
         try:
@@ -484,6 +485,8 @@ def report(figures):
             len(g["unanswered"])))
     print("largest free block at the game menu after the last game: %s KB" % (
         "%.1f" % (figures["menu_largest_at_end"] / 1024) if figures.get("menu_largest_at_end") else "-"))
+    print("the emulated core's sleeps past a second (woken as a WFE may be; see pico_sim.mjs): %d %s" % (
+        len(figures["long_sleeps"]), figures["long_sleeps"] or ""))
     print("MemoryErrors on the console: %d; restarts for want of memory (restart.log): %d; the chip's own "
           "resets: %d; crash.log: %s" % (figures["memory_errors"], figures["memory_restarts"],
                                          len(figures["chip_resets"]), figures["crash_log"] or "none"))
