@@ -142,3 +142,32 @@ def test_the_phones_show_tonights_scores_between_games_and_save_them_as_csv(fw_b
         rows = list(csv.reader(io.StringIO(f.read())))
     assert rows == [["Game", "Title", "Ended early", "Player", "Points", "Won"],
                     ["1", "Token Tide", "yes", "Ada", "0", "no"], ["1", "Token Tide", "yes", "Bo", "0", "no"]]
+
+
+def test_a_game_written_twice_counts_once_and_the_oldest_go_past_the_cap(tmp_path):
+    """tonight.add on its own (CPython, as the Raspberry Pi box runs it): the same game (its tag)
+    written again, as after a power cut between the line and the save, is one line; past the cap the
+    oldest games go, whole lines, and the newest is always kept; a broken last line is skipped."""
+    from tidebox import tonight
+    from tidebox.storage import Storage
+
+    storage = Storage(str(tmp_path))
+
+    def game(tag):
+        return {"game": "token_tide", "title": "Token Tide", "tag": tag, "names": ["Ada", "Bo"],
+                "points": [tag, 0], "winners": [0], "ended": False}
+
+    tonight.add(storage, game(1))
+    tonight.add(storage, game(1))
+    assert tonight.read(storage) == [game(1)]
+    for tag in range(2, 200):
+        tonight.add(storage, game(tag))
+    kept = tonight.read(storage)
+    assert (tmp_path / tonight.FILE).stat().st_size <= 8192
+    assert kept[-1] == game(199) and [g["tag"] for g in kept] == list(range(kept[0]["tag"], 200))
+    assert len(kept) > 50  # only the oldest went
+    with open(tmp_path / tonight.FILE, "a") as f:
+        f.write('{"game": "tok')  # the power went in the middle of a line
+    assert tonight.read(storage) == kept
+    tonight.add(storage, game(200))
+    assert tonight.read(storage)[-1] == game(200)

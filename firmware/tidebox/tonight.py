@@ -29,29 +29,50 @@ def entry(box):
             "winners": box.rules.winners(state) if over else [], "ended": not over}
 
 
+def _last_line(path):
+    """The file's last line as text ("" for none), read a line at a time: a long night costs the
+    heap one line."""
+    text = ""
+    try:
+        with open(path) as f:
+            for text in f:  # noqa: B007 - the last one is wanted
+                pass
+    except OSError:
+        pass
+    return text
+
+
 def add(storage, line):
-    """Append a game (its entry) unless the last line is the same game, written again."""
-    games = read(storage)
-    if games and games[-1].get("tag") == line["tag"]:
-        return
-    text = json.dumps(line) + "\n"
+    """Append a game (its entry) unless the last line is the same game, written again. A last line
+    the power cut short is closed first, so it costs only itself. Past _CAP the oldest lines go: the
+    rest are copied a line at a time to a new file, which then takes the old one's place (write,
+    then rename)."""
     path = storage.path(FILE)
+    last = _last_line(path)
+    try:
+        same = json.loads(last).get("tag") == line["tag"] if last else False
+    except (ValueError, AttributeError):
+        same = False
+    if same:
+        return
+    text = ("\n" if last and not last.endswith("\n") else "") + json.dumps(line) + "\n"
     try:
         size = os.stat(path)[6]
     except OSError:
         size = 0
-    if size + len(text) > _CAP:
-        # the oldest games go: the rest are written again, newest last (write, then rename)
-        kept = [json.dumps(g) + "\n" for g in games] + [text]
-        while kept and sum(len(k) for k in kept) > _CAP:
-            kept.pop(0)
-        with open(path + ".tmp", "w") as f:
-            for k in kept:
-                f.write(k)
-        os.rename(path + ".tmp", path)
+    if size + len(text) <= _CAP:
+        with open(path, "a") as f:
+            f.write(text)
         return
-    with open(path, "a") as f:
-        f.write(text)
+    drop = size + len(text) - _CAP  # characters, about the bytes: whole lines go until it is past
+    with open(path) as old, open(path + ".tmp", "w") as new:
+        for kept in old:
+            if drop > 0:
+                drop -= len(kept)
+                continue
+            new.write(kept if kept.endswith("\n") else kept + "\n")
+        new.write(text.lstrip("\n"))
+    os.rename(path + ".tmp", path)
 
 
 def read(storage):
