@@ -434,6 +434,7 @@ def run(work=OUT, log=print):
         console = merged(console, end["console"])
         figures["chip_resets"] = end["resets"]
         figures["long_sleeps"] = end["long_sleeps"]  # the emulated core's wake-ups that did not come
+        figures["hangs"] = end["hangs"]  # where the core was when the watchdog went unfed
     except Exception as exc:  # noqa: BLE001 - said again below with what the chip's flash says of it
         failure, said = exc, str(exc)
         try:
@@ -490,6 +491,9 @@ def report(figures):
     print("MemoryErrors on the console: %d; restarts for want of memory (restart.log): %d; the chip's own "
           "resets: %d; crash.log: %s" % (figures["memory_errors"], figures["memory_restarts"],
                                          len(figures["chip_resets"]), figures["crash_log"] or "none"))
+    if figures["chip_resets"]:
+        print("the chip's resets: %s; where the core was at an unfed watchdog: %s" % (
+            figures["chip_resets"], figures["hangs"]))
 
 
 def main():
