@@ -34,6 +34,19 @@ CHANGED = "The game changed before your turn was sent"
 MOVED_ON = "The game moved on: here it is as it is now."
 
 
+def pat_first(open_fw_phone, fw_box, names):
+    """A phone (its traffic watched) for each of `names`, joined in order, and the game started from
+    the box with the first of them, Pat, to play first. Returns the phones."""
+    phones = [open_fw_phone(traffic=True) for _ in names]
+    for page, name in zip(phones, names):
+        join(page, name)
+    assert fw_box.press("C") == "setup"
+    fw_box.press("A")  # the first player line
+    fw_box.press("B")  # random -> Pat
+    assert fw_box.press("C") == "qd_board"
+    return phones
+
+
 def actions(page):
     return page.locator("#other .qdacts button")
 
@@ -150,13 +163,7 @@ def test_after_the_readers_undo_no_tap_is_refused_as_stale(open_fw_phone, fw_box
     # box and the same player takes another. The next player's phone showed "Your turn" before the
     # undo and goes on showing it until its next poll: a tap there used to be sent on that view's seq
     # and refused as stale. Now the confirmed tap first asks whether the view is still the box's.
-    phones = [open_fw_phone(traffic=True) for _ in NAMES]
-    for page, name in zip(phones, NAMES):
-        join(page, name)
-    assert fw_box.press("C") == "setup"
-    fw_box.press("A")  # the first player line
-    fw_box.press("B")  # random -> Pat
-    assert fw_box.press("C") == "qd_board"
+    phones = pat_first(open_fw_phone, fw_box, NAMES)
     state = rules.new_game(NAMES, {"setup": "steady", "first": 0})
     rng = random.Random(8)
     caught = 0
@@ -230,13 +237,7 @@ def test_a_double_tap_on_confirm_makes_the_move_once_and_never_says_the_game_mov
     tap finds the button off while the turn is on its way. Should a repeat reach the box all the same,
     its refusal is this phone's own move already made and says nothing. A move the rules refuse says
     the box's reason, and one sent on a view someone else's turn made stale, that the game moved on."""
-    phones = [open_fw_phone(traffic=True) for _ in NAMES[:2]]
-    for page, name in zip(phones, NAMES):
-        join(page, name)
-    assert fw_box.press("C") == "setup"
-    fw_box.press("A")  # the first player line
-    fw_box.press("B")  # random -> Pat
-    assert fw_box.press("C") == "qd_board"
+    phones = pat_first(open_fw_phone, fw_box, NAMES[:2])
     pat, mo = phones
     expect(pat.locator("#other .qdturn .status")).to_contain_text("Your turn, Pat")
     pat.get_by_role("button", name="Join A", exact=True).click()
