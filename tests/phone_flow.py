@@ -131,7 +131,17 @@ class Phone:
                    timeout)
 
     def expect_visible(self, css, timeout=WAIT_S):
-        wait_until(lambda: self.shown(css), "%s is not visible on %s" % (css, self.engine), timeout)
+        wait_until(lambda: self.shown(css),
+                   lambda: "%s is not visible on %s; %s" % (css, self.engine, self.what_it_shows()), timeout)
+
+    def what_it_shows(self):
+        """For a failure message: the page's text as read on screen, and its last answers from the box."""
+        text = norm(self.call("() => document.body.innerText"))
+        answers = [(r[0], r[1], r[-1][:160]) for r in self.responses()[-4:]]
+        return "it shows %r; its last answers: %r" % (text[:700], answers)
+
+    def responses(self):
+        return []
 
     def expect_hidden(self, css, timeout=WAIT_S):
         wait_until(lambda: not self.shown(css), "%s is still visible on %s" % (css, self.engine), timeout)

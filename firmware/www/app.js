@@ -368,8 +368,11 @@
     show('other', view === 'game' && !!part);
     show('seatNote', view === 'game');
     renderHow(kind, part);
-    if (view !== 'lobby') nightAsked = false;
-    else if (!nightAsked) askTonight();
+    // asked again whenever the box's screen changes: a game ended within a poll or two is never
+    // seen as a game view, yet went into the night's scores on its way out
+    if (view !== 'lobby' || s.box !== nightBox) nightAsked = false;
+    nightBox = s.box;
+    if (view === 'lobby' && !nightAsked) askTonight();
     if (view === 'join') renderJoin(s);
     else if (view === 'lobby') renderLobby(s, part);
     else if (part) part.render(s, $('other'));
@@ -408,6 +411,7 @@
   // out); a line that does not read is left out, as the box does.
   var night = [];
   var nightAsked = false;
+  var nightBox = null; // the box's screen when they were last asked for
   function askTonight() {
     nightAsked = true;
     api('GET', '/api/tonight').then(function (r) {
