@@ -530,3 +530,41 @@ def test_the_chosen_games_part_comes_when_chosen_and_goes_when_the_game_changes(
     assert rule_of(".isl label") and not rule_of(".qdacts button")
     assert parts()[2:] == ["GET /part/token_tide.js"]  # a reload asks for the chosen game's part, once
     ready(phone, [3, 1, 3])
+
+
+BUSY = {"status": 503, "headers": {"Content-Type": "application/json", "Retry-After": "1"},
+        "body": '{"error": "the box is busy for a moment: try again"}'}
+
+
+def busy_for(page, times):
+    """The box answers the next `times` moves with its 503 "busy" (it did nothing), then as itself."""
+    left = [times]
+
+    def answer(route):
+        if left[0] > 0:
+            left[0] -= 1
+            route.fulfill(**BUSY)
+        else:
+            route.continue_()
+
+    page.route("**/api/move", answer)
+    return left
+
+
+def test_a_move_the_box_was_too_busy_for_is_sent_again_by_the_page_and_said_only_if_it_stays_busy(box, phone):
+    join(phone, "Ada")
+    box.join("Bo")
+    box.start()
+    until(phone, phone.get_by_role("heading", name="Low Water"))
+    left = busy_for(phone, 2)  # busy twice: the page's third try is taken, and the player sees no error
+    ready(phone, (2, 3, 2))
+    assert left[0] == 0
+    expect(phone.locator("#allocErr")).to_have_text("")
+    assert box.hidden()["locked"][0] is True
+    phone.get_by_role("button", name="Change").click()
+    expect(phone.get_by_role("button", name="Ready")).to_be_enabled()
+    left = busy_for(phone, 99)  # busy for good: after three tries the player is told, and nothing moved
+    phone.get_by_role("button", name="Ready").click()
+    expect(phone.locator("#allocErr")).to_have_text("The box is busy for a moment: try again.")
+    assert left[0] == 96
+    assert box.hidden()["locked"][0] is False

@@ -95,17 +95,28 @@
       pump();
     });
   }
+  // A 503 is the box saying it did nothing and to try again (all five connections taken, or too
+  // little heap for now): the page asks again itself after a second, a few times, before the player
+  // is told.
+  var BUSY_TRIES = 3;
   function pump() {
     if (busy || !queue.length) return;
     busy = true;
     var job = queue.shift();
-    send(job[0], job[1], job[2]).then(function (r) {
+    var tries = 1;
+    function done(r) {
+      if (r.status === 503 && tries < BUSY_TRIES) {
+        tries += 1;
+        setTimeout(function () { send(job[0], job[1], job[2]).then(done); }, 1000);
+        return;
+      }
       busy = false;
       job[3](r);
       // The next request goes out after this answer's handlers have run (a join's token is then
       // stored before the poll queued behind it is sent).
       setTimeout(pump, 0);
-    });
+    }
+    send(job[0], job[1], job[2]).then(done);
   }
   // Resolves {status, data, text, token}; status 0 means the box could not be reached; data is the
   // answer's JSON object ({} if it is none), text the answer as it came; token is the seat token the
