@@ -8,7 +8,7 @@ import asyncio
 import board as board_module
 from micropython import const
 
-from tidebox import api, forget, transport
+from tidebox import api, memory, transport
 from tidebox.box import Box
 from tidebox.collect import Collector
 from tidebox.panel import QrImages, Panel
@@ -26,8 +26,7 @@ def make_qr_drawer(box, board):
         return None
     images = join_qr.render(box.ssid(), box.password, board.page_url())
     # The codes are rendered; unload the encoder so its code does not hold heap for the whole game.
-    forget("tidebox.join_qr")
-    forget("tidebox.qr")
+    memory.let_go("codes_drawn")
     del join_qr
     gc.collect()
     return QrImages(images).draw
@@ -42,7 +41,7 @@ async def main(board):
     box.password = hotspot.load_or_create(storage, board.urandom)
     ip = board.radio.start_hotspot(box.ssid(), box.password)
     del hotspot
-    forget("tidebox.hotspot")  # the SSID and passphrase are known now: its code is heap the games can use
+    memory.let_go("hotspot_up")
     panel = Panel(box, board.display, board.buzzer)
     # The join screen's codes, drawn at every boot, into a game too: the encoder's code and work,
     # let go of at once, leave a room at the bottom of the heap that the box's objects fill compactly

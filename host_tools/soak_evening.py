@@ -8,10 +8,9 @@ goes on with a new table. Prints one table of figures at the end (and a line per
 with how often each of the box's memory rules fired.
 
 The box runs with a watch on those rules (WATCH, written into the soak's copy of the firmware and
-started before main.py; EVENING_WATCH=0 leaves it out): each rule that sets the box's short_of_memory
-flag (Box.refused_short: 3 actions refused in a row; Box.view_short: 8 whole views not made over
->= 5 s; BoxServer.short_of_memory: 8 requests answered busy over >= 1 s; Box.put_back finding no
-memory to put the game back), and each restart of the box by Panel.restart, prints a line to the
+started before main.py; EVENING_WATCH=0 leaves it out): each miss reported to tidebox/memory.py's
+Shortages, each rule of its table that makes a reboot due (moves, views, requests; lost: a game
+that could not be put back), and each restart of the box by Panel.restart, prints a line to the
 box's log (`tidebox-watch: ...`), which the report counts. A restart for memory is "flag" when the
 reader loop found that flag set, "direct" otherwise (a MemoryError in a task, keep_running; choosing,
 setting up or starting a game, lobby.py and panel.py; a step taken again after a restart,
@@ -52,13 +51,13 @@ import gc  # noqa: F401 - main.py's imports, in its order, before the patches
 
 import asyncio  # noqa: F401
 import board  # noqa: F401
-from tidebox import api, forget, transport  # noqa: F401
-from tidebox import box as box_module
+from tidebox import api, memory, transport  # noqa: F401
+from tidebox import box as box_module  # noqa: F401
 from tidebox import collect, panel as panel_module, running, storage  # noqa: F401
 
-Box = box_module.Box
+Shortages = memory.Shortages
 Panel = panel_module.Panel
-BoxServer = transport.BoxServer
+KINDS = memory.KINDS
 
 
 def said(what, detail="", kind=""):
@@ -68,61 +67,39 @@ def said(what, detail="", kind=""):
         pass
 
 
-_refused_short = Box.refused_short
-_view_short = Box.view_short
-_put_back = Box.put_back
-_server_short = BoxServer.short_of_memory
+_miss = Shortages.miss
+_lost = Shortages.lost
 _restart = Panel.restart
 
 
-def refused_short(self):
-    was = self.short_of_memory
-    error = _refused_short(self)
-    said("refused")
-    if self.short_of_memory and not was:
-        said("rule", "refused_for_memory")
-    return error
+def miss(self, kind):
+    was = self.reboot_due
+    said("miss", KINDS[kind])
+    _miss(self, kind)
+    if self.reboot_due and not was:
+        said("rule", KINDS[kind])
 
 
-def view_short(self):
-    was = self.short_of_memory
-    said("view_short")
-    _view_short(self)
-    if self.short_of_memory and not was:
-        said("rule", "views_short")
-
-
-def put_back(self):
-    was = self.short_of_memory
-    said("put_back")
-    _put_back(self)
-    if self.short_of_memory and not was:
-        said("rule", "put_back")
-
-
-def server_short(self):
-    box = self.box
-    was = box is not None and box.short_of_memory
-    said("busy")
-    _server_short(self)
-    if box is not None and box.short_of_memory and not was:
-        said("rule", "short_in_a_row")
+def lost(self):
+    was = self.reboot_due
+    said("miss", "lost")
+    _lost(self)
+    if not was:
+        said("rule", "lost")
 
 
 def restart(self, step, game=None, tries=0, short=False):
-    said("restart", step, ("flag" if self.box.short_of_memory else "direct") if short else "after_game")
+    said("restart", step, ("flag" if self.box.shortages.reboot_due else "direct") if short else "after_game")
     _restart(self, step, game, tries, short)
 
 
-Box.refused_short = refused_short
-Box.view_short = view_short
-Box.put_back = put_back
-BoxServer.short_of_memory = server_short
+Shortages.miss = miss
+Shortages.lost = lost
 Panel.restart = restart
 '''
 WATCH_BOOT = "import %s  # noqa: F401\nimport main  # noqa: E402,F401 - runs the box\n" % WATCH_MODULE
 WATCH_LINE = "tidebox-watch: "
-RULES = ("refused_for_memory", "views_short", "short_in_a_row", "put_back")
+RULES = ("moves", "views", "requests", "lost")  # tidebox/memory.py's KINDS, and a game not put back
 
 
 def add_watch(tree):
@@ -139,7 +116,7 @@ def add_watch(tree):
 
 def count_watch(log_text):
     """What the watch's lines in a box's log say: {"rule <name>": times it set the flag, "restart
-    <step> <flag|direct|after_game>": restarts, "refused" / "view_short" / "busy" / "put_back": calls}."""
+    <step> <flag|direct|after_game>": restarts, "miss <rule>": misses reported}."""
     counts = {}
     for line in log_text.splitlines():
         if line.startswith(WATCH_LINE):
@@ -350,8 +327,7 @@ def report(figures, menu, minutes):
     watch = figures.get("watch")
     if watch is not None:
         rows += [("memory rule fired: %s" % rule, watch.get("rule " + rule, 0), "0") for rule in RULES]
-        rows += [("calls: " + what, watch.get(what, 0), "-") for what in ("refused", "view_short", "busy",
-                                                                          "put_back")]
+        rows += [("misses: " + rule, watch.get("miss " + rule, 0), "-") for rule in RULES]
         restarts = sorted(key for key in watch if key.startswith("restart "))
         rows += [("Panel.restart(%s)" % key[len("restart "):], watch[key], "-") for key in restarts]
     print("| figure | value | goal |")

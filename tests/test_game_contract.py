@@ -21,7 +21,6 @@ import copy
 import json
 import random
 import subprocess
-import sys
 import re
 from pathlib import Path
 
@@ -118,7 +117,6 @@ def test_every_save_of_random_games_reads_back_the_same(game):
         over += rules.is_over(state)
     assert len(saves) > 100
     assert over, "no game was played to its end"
-    assert "tidebox.games.checks" not in sys.modules  # the set-up and save checks were let go
 
 
 @pytest.mark.parametrize("game", GAMES)

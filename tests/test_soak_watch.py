@@ -13,24 +13,24 @@ pytestmark = pytest.mark.slow  # the real firmware, restarting itself
 
 def test_count_watch_reads_only_the_watch_lines():
     log = ("tidebox: host on port 1, 100 bytes free\n"
-           "tidebox-watch: refused  \n"
-           "tidebox-watch: refused  \n"
-           "tidebox-watch: rule refused_for_memory \n"
+           "tidebox-watch: miss moves \n"
+           "tidebox-watch: miss moves \n"
+           "tidebox-watch: rule moves \n"
            "tidebox-watch: restart home flag\n"
            "a tidebox-watch: line quoted elsewhere\n")
-    assert count_watch(log) == {"refused": 2, "rule refused_for_memory": 1, "restart home flag": 1}
+    assert count_watch(log) == {"miss moves": 2, "rule moves": 1, "restart home flag": 1}
 
 
 def test_the_report_has_a_row_for_each_rule_and_each_restart(capsys):
     figures = {"games_played": 4, "failed_starts": 0, "cuts_during_games": 1, "cuts_between_games": 1,
                "polls": 10, "polls_unanswered": 0, "acked_lost": 0, "crash_log_entries": 0,
                "soft_resets": 5, "box_log": "box.log",
-               "watch": {"rule views_short": 1, "view_short": 9, "restart menu after_game": 4}}
+               "watch": {"rule views": 1, "miss views": 9, "restart menu after_game": 4}}
     report(figures, [(50 * 1024, 40 * 1024)], 30)
     out = capsys.readouterr().out
-    for rule, times in (("refused_for_memory", 0), ("views_short", 1), ("short_in_a_row", 0),
-                        ("put_back", 0)):
+    for rule, times in (("moves", 0), ("views", 1), ("requests", 0), ("lost", 0)):
         assert "| memory rule fired: %s | %d | 0 |" % (rule, times) in out
+    assert "| misses: views | 9 | - |" in out
     assert "| Panel.restart(menu after_game) | 4 | - |" in out
 
 

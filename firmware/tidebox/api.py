@@ -23,6 +23,7 @@ from tidebox import jsoncheck
 from tidebox.box import SHORT_OF_MEMORY, TONIGHT_FILE
 from tidebox.games import GAMES
 from tidebox.games.base import GameError
+from tidebox.memory import MOVES
 
 PAGE_FILE = "www/index.html.gz"
 PART_FILE = "www/%s.js.gz"  # a game's part of the page (host_tools/pagebuild.py), at /part/<game>.js
@@ -122,8 +123,8 @@ async def internal(request, exc):
     """Any other failure while answering (one handler for all: each costs heap). A MemoryError is
     the box's, not the phone's: it is told to try again."""
     if isinstance(exc, MemoryError):
-        if request.method == "POST":  # a phone's action: tried again and again, the box restarts
-            request.app.box.refused_short()
+        if request.method == "POST":  # a phone's action refused (memory.MOVES)
+            request.app.shortages.miss(MOVES)
         return error(503, SHORT_OF_MEMORY)
     return error(500, "the box hit a problem; nothing was changed")
 
@@ -277,6 +278,7 @@ def make_app(box, board, server=None):
 
         server = BoxServer(board.tcp_gate)
     server.box = box
+    server.shortages = box.shortages
     server.page_url = board.page_url()
     server.answer_polls(idle_response, view_response)
     server.after_request(close_connection)

@@ -6,10 +6,8 @@
 # must survive a power cut is saved (write-then-rename) before the action reports success, and an
 # action whose save fails is undone (the box goes back to what flash holds).
 import json
-import time
 
-from micropython import const
-from tidebox import games, timer, viewjson
+from tidebox import games, memory, timer, viewjson
 from tidebox.games.base import GameError, NotNow, check_name
 from tidebox.seats import Seats
 
@@ -25,13 +23,17 @@ OVER = "over"
 PHASES = (CHOOSE, JOIN, SETUP, PLAY, OVER)
 STALE = "the game moved on before this arrived: here it is as it is now"
 SHORT_OF_MEMORY = "the box is short of memory: nothing changed, try again"
-_REFUSED_SHORT = const(3)  # phones' actions in a row refused for want of memory: the box restarts
-# A phone's whole view not made for want of memory this many times in a row, over this long, with no
-# view made between: no phone can see the game, and the heap is not giving the room back by itself (a
-# burst of full views in flight clears within a poll or two): the box restarts (restart.py).
-_VIEW_SHORT = const(8)
-_VIEW_SHORT_MS = const(5000)
 # A phone's change to the table during a game: the reader makes it on the box (its menu drops a player)
+
+
+def checked(make, *args):
+    """A game's new_game or from_dict, whose checks (games/checks.py) are let go of after it."""
+    try:
+        return make(*args)
+    finally:
+        memory.let_go("checked")
+
+
 BETWEEN_GAMES = "during a game only the reader can %s: ask them to use the box's menu"
 NEW_GAME = "new_game"  # the move a phone sends for a new game at the same table (see _phone_new_game)
 
@@ -83,12 +85,9 @@ class Box:
         self.password = ""  # the hotspot's passphrase, shown on the join screen
         self.notice = ""  # a one-line message for the OLED (e.g. a damaged save was set aside)
         self.listeners = []  # called after every change (the reader redraws)
-        # Set when a MemoryError left the game in RAM unlike flash and putting it back failed too: the
-        # reader loop then restarts the box, which reads flash (tidebox/restart.py).
-        self.short_of_memory = False
-        self.refused_for_memory = 0  # phones' actions refused in a row for want of memory (refused_short)
-        self.views_short = 0  # phones' whole views not made in a row for want of memory (view_short)
-        self.views_short_since = 0
+        # The runs of shortages of heap that the box, the web server and the panel report, and
+        # whether they call for a reboot (tidebox/memory.py: the box's one memory policy)
+        self.shortages = memory.Shortages(board.ticks_ms)
 
     def new_seats(self):
         return Seats(self.board.urandom, MAX_SEATS, self.check_name)
@@ -117,29 +116,24 @@ class Box:
             except MemoryError:
                 self.put_back()
                 raise self.refused_short()
-            self.refused_for_memory = 0
+            self.shortages.fine(memory.MOVES)
         self._notify()
 
     def refused_short(self):
         """An action refused for want of memory, the box put back as flash holds it: the phone is
-        told to try again (the error returned). REFUSED_SHORT in a row with no change saved between
-        and the heap will not make room for it, while the other phones' polls, which need little, go
-        on being answered: the box restarts on a fresh heap (short_of_memory, the reader loop), where
-        the next try is made."""
-        self.refused_for_memory += 1
-        if self.refused_for_memory >= _REFUSED_SHORT:
-            self.short_of_memory = True
+        told to try again (the error returned), and the miss is counted (memory.MOVES)."""
+        self.shortages.miss(memory.MOVES)
         return GameError(SHORT_OF_MEMORY, 503)
 
     def put_back(self):
         """After a MemoryError half-way through a change: back to what flash holds (the last
-        acknowledged state); when even that finds no memory, the box restarts (short_of_memory)."""
+        acknowledged state); when even that finds no memory, only a reboot mends it (memory.py)."""
         try:
             self.restore()
             self.version += 1
             self._notify()
         except MemoryError:
-            self.short_of_memory = True
+            self.shortages.lost()
 
     def _notify(self):
         for listener in self.listeners:
@@ -167,7 +161,7 @@ class Box:
         rules = games.load(game_id) if game_id is not None and phase != CHOOSE else None
         seats = self.new_seats()
         seats.load(data.get("seats") or {})
-        state = rules.from_dict(data["game"]) if rules and data.get("game") else None
+        state = checked(rules.from_dict, data["game"]) if rules and data.get("game") else None
         if phase not in PHASES or (phase != CHOOSE and rules is None):
             raise ValueError("saved phase is damaged")
         if phase in (PLAY, OVER) and state is None:
@@ -409,7 +403,7 @@ class Box:
     def start_game(self):
         self._public.reserve(self.rules.VIEW_ROOM)  # first: a MemoryError here changes nothing
         try:
-            self.state = self.rules.new_game(list(self.seats.names), self.options, self.random_below)
+            self.state = checked(self.rules.new_game, list(self.seats.names), self.options, self.random_below)
         except GameError as e:
             raise NotNow(e.message)  # a table the game cannot seat: not now, whatever the rules said
         self.phase = PLAY
@@ -480,7 +474,7 @@ class Box:
         self.to_tonight()
         self.state = None  # the game over is on flash: its room goes to the new one
         try:
-            state = self.rules.new_game(list(self.seats.names), options, self.random_below)
+            state = checked(self.rules.new_game, list(self.seats.names), options, self.random_below)
         except GameError as e:
             self.restore()
             raise GameError(e.message)  # the phone's choices the rules refuse: 400, whatever they said
@@ -502,14 +496,14 @@ class Box:
     def to_tonight(self):
         """The game held now goes into the night's scores (tonight.py), finished or ended early, before
         it leaves the box. A flash that cannot take it costs the line, never the table."""
-        from tidebox import forget, tonight
+        from tidebox import tonight
 
         try:
             tonight.add(self.storage, tonight.entry(self))
         except (OSError, MemoryError) as e:
             print("tidebox: the night's scores could not be written:", repr(e))
         del tonight
-        forget("tidebox.tonight")
+        memory.let_go("tonight_done")
 
     def can_undo(self):
         return self.undo_text is not None and self.phase in (PLAY, OVER)
@@ -518,7 +512,7 @@ class Box:
         """The reader takes back the last move (until the next one is made)."""
         if not self.can_undo():
             raise NotNow("there is nothing to undo")
-        self.state = self.rules.from_dict(json.loads(self.undo_text))
+        self.state = checked(self.rules.from_dict, json.loads(self.undo_text))
         self.undo_text = None
         self.phase = OVER if self.rules.is_over(self.state) else PLAY
         self.seq += 1
@@ -608,20 +602,6 @@ class Box:
             self._public_version = self.version
         return shared
 
-    def view_short(self):
-        """A phone's whole view found no room (the phone is told to try again; counted where it is
-        made: view_chunks, and transport.answer_view's reset once one is sent). _VIEW_SHORT in a row
-        over _VIEW_SHORT_MS with no whole view made between: the heap is in pieces too small for it
-        and stays so while the game waits on the phones, so the box restarts on a fresh heap
-        (short_of_memory, the reader loop): the game comes back from flash, where every
-        acknowledged action is."""
-        now = self.now()
-        if not self.views_short:
-            self.views_short_since = now
-        self.views_short += 1
-        if self.views_short >= _VIEW_SHORT and time.ticks_diff(now, self.views_short_since) >= _VIEW_SHORT_MS:
-            self.short_of_memory = True
-
     def view_chunks(self, seat):
         """One phone's whole view (seat None: not joined), as a list of JSON chunks. Never contains
         another player's secrets: only `seat`'s own private view is added to the shared public part.
@@ -630,9 +610,9 @@ class Box:
             chunks = self.public_view().pieces()
             chunks = chunks + self.private_part(seat).pieces()
         except MemoryError:
-            self.view_short()
+            self.shortages.miss(memory.VIEWS)  # the phone is told to try again
             raise
-        self.views_short = 0
+        self.shortages.fine(memory.VIEWS)
         return chunks
 
     def private_part(self, seat):

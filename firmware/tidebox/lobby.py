@@ -1,7 +1,7 @@
 # The screens before a game: the game menu, joining (with the players menu and a name typed on the
 # box) and the chosen game's setup. The panel imports this module for them and unloads it while a
 # game is played (its code would otherwise hold heap all game).
-from tidebox import draw, forget, games
+from tidebox import draw, games, memory
 from tidebox.buttons import LONG
 from tidebox.screens import ListMenu, PickSeat, Screen
 
@@ -54,7 +54,7 @@ class Tonight(ListMenu):
 
         played = tonight.read(panel.box.storage)
         items = [(tonight.line(g), self._detail(panel, g)) for g in played]
-        forget("tidebox.tonight")
+        memory.let_go("tonight_done")
         items.append(("Back", panel.pop))
         # "30 games tonight" is 16 characters: the file keeps about 30
         super().__init__(panel, "%d game%s tonight" % (len(played), "" if len(played) == 1 else "s"),
@@ -202,7 +202,7 @@ class Join(Screen):
             from tidebox import tonight
 
             tonight.clear(self.box.storage)
-            forget("tidebox.tonight")
+            memory.let_go("tonight_done")
             for seat in range(len(self.box.seats.names) - 1, -1, -1):
                 self.box.remove_player(seat)
             r.home()

@@ -12,7 +12,7 @@ import time
 
 from micropython import const
 
-from tidebox import draw, forget, games, screens
+from tidebox import draw, games, memory, screens
 from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, GameError
 
 NEXT_FILE = "next.json"  # the step the box takes after it restarts itself (tidebox/restart.py)
@@ -96,11 +96,9 @@ class Panel:
             self.load_flow()
         else:
             self.forget_flow()  # joining and setup need only the rules: the players' phones need the heap
-        forget("tidebox.welcome")  # the splash and the resume offer are shown once after a start
-        forget("tidebox.restart")  # ... and read the step the box took after it restarted itself
+        memory.let_go("home")
         if box.phase != OVER:
-            forget("tidebox.end")  # the end of a game (end.py): its code is heap the next game can use
-            forget("tidebox.standings")
+            memory.let_go("not_over")
         if box.phase == CHOOSE:
             screen = self.lobby().ChooseGame(self)
         elif box.phase == JOIN:
@@ -109,8 +107,8 @@ class Panel:
             screen = self.lobby().Setup(self)
         else:
             self.stack = []
-            forget("tidebox.lobby")  # not needed again until the game ends: its code is heap the game can use
-            # The join screen's codes neither: after the game the box restarts (restart.py) and
+            memory.let_go("playing")
+            # The join screen's codes neither: after the game the box reboots (restart.py) and
             # draws them again at its boot.
             self.qr_drawer = None
             screen = self.flow.home(self)

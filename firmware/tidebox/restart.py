@@ -10,7 +10,7 @@
 #   cut up by reading the save, 6.7 KB the largest free block against the lobby's 20 KB.)
 # - short of memory: a MemoryError in the reader's flow (choosing a game, starting it, drawing a
 #   screen), a phone's move that the box could not put back, or the phones' views finding no room
-#   for seconds (box.view_short): the panel says so, and the box comes back where it was and
+#   for seconds (memory.py's runs of shortages): the panel says so, and the box comes back where it was and
 #   takes the step it was taking again, on a fresh heap.
 #
 # The panel imports this module only when it restarts the box, into the room it has just let go of;
@@ -26,7 +26,6 @@ from tidebox import draw
 
 RESTART_LOG = "restart.log"  # why the box restarted itself for memory, newest last (capped)
 RESTART_LOG_CAP = 1024
-TRIES = 2  # a step that still finds no memory on a fresh heap is given up after this many restarts
 
 # What the box does when it comes back (the "do" of panel.NEXT_FILE, which Panel.restart writes):
 MENU = "menu"  # the game menu, the table kept (after a game)

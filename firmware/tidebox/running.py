@@ -72,7 +72,7 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
     tick = panel.tick
     collect = collector.tick  # collects while no phone is being served (tidebox/collect.py)
     feed = board.watchdog.feed
-    box = panel.box
+    shortages = panel.box.shortages
     wake = None if sleep_ms else getattr(board.buttons, "wake", None)
     sleep_ms = sleep_ms or asyncio.sleep_ms
     if wake is not None:
@@ -100,7 +100,7 @@ async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
                 collect()
             if not done & 7 or rested:
                 feed()
-                if box.short_of_memory:
+                if shortages.reboot_due:
                     panel.short_of_memory()
             if buttons.busy:
                 await sleep_ms(HELD_READ_MS)  # a held button's press is seen sooner

@@ -32,6 +32,7 @@ import asyncio
 from asyncio import core
 from micropython import const
 from microdot import Microdot, Request
+from tidebox.memory import REQUESTS, VIEWS
 
 TOKEN_HEADER = "X-Seat-Token"
 REQUEST_MS = 5000  # a client that has not sent its whole request by then is cut off (slow clients)
@@ -42,8 +43,6 @@ SEGMENT_BYTES = 512  # an answer is written in pieces of up to this size (see _S
 # Sent as it is when the heap is too short even to read a request: made at import, it needs no heap.
 BUSY_ANSWER = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
                b"Connection: close\r\n\r\n{\"error\": \"the box is busy for a moment: try again\"}")
-SHORT_IN_A_ROW = 8  # requests in a row the box had no memory for, over SHORT_MS: it restarts
-SHORT_MS = 1000  # (tidebox/restart.py)
 BACKLOG = 48  # connections the network stack keeps waiting, in order, while five are served
 KEPT_HEADERS = (b"content-length", b"content-type", b"x-seat-token")  # the request headers used here
 # Each connection being read has a buffer of this size, made once (see _Slot): a phone's whole request
@@ -96,6 +95,7 @@ class BoxServer(Microdot):
         self.view_served = 0  # ... and how many were full views answered before microdot
         self.reaper = None
         self.box = None  # the Box, set by api.make_app (seat_of, and the polls answered here)
+        self.shortages = None  # ... and its memory.Shortages, to which the misses here are told
         self.page_url = None  # where the captive portal sends a phone (api.make_app sets it)
         self.idle_response = None  # api.py's answers of the state route (see answer_polls)
         self.view_response = None
@@ -103,8 +103,6 @@ class BoxServer(Microdot):
         self.idle_answer = b""
         self.view_head = None  # microdot's head of a full view, cut around its length (answer_view)
         self.current = None  # the slot of the request being answered (one at a time)
-        self.short_in_a_row = 0  # requests in a row answered "busy" for want of memory (short_of_memory)
-        self.short_since = 0
         self.fast = True  # answer idle polls and find the token in the read bytes (tests compare with off)
 
     async def start_server(self, host="0.0.0.0", port=80, debug=False, ssl=None):
@@ -160,16 +158,14 @@ class BoxServer(Microdot):
                 self.gate.leave()
 
     def short_of_memory(self):
-        """A request the box had no memory for. Many in a row over a second or more (no answer made
-        in between) and the box is not getting its memory back by itself: the reader loop restarts
-        it (a press under way meanwhile restarts it first, and is pressed again)."""
-        now = time.ticks_ms()
-        if not self.short_in_a_row:
-            self.short_since = now
-        self.short_in_a_row += 1
-        if self.short_in_a_row >= SHORT_IN_A_ROW and time.ticks_diff(now, self.short_since) >= SHORT_MS \
-                and self.box is not None:
-            self.box.short_of_memory = True
+        """A request the box had no memory to read or answer (memory.REQUESTS: a run of them reboots
+        the box)."""
+        if self.shortages is not None:
+            self.shortages.miss(REQUESTS)
+
+    def answered(self):
+        if self.shortages is not None:
+            self.shortages.fine(REQUESTS)
 
     # ------------------------------------------------------------ the server interface (api.py)
 
@@ -257,7 +253,7 @@ class BoxServer(Microdot):
                     sent = _write_now(stream_out, answer)  # (all of it, nearly always)
                     if sent < len(answer):
                         await stream_out.awrite(memoryview(answer)[sent:] if sent else answer)
-                    self.short_in_a_row = 0
+                    self.answered()
                 elif request is MemoryError:
                     self.short_of_memory()
                     await stream_out.awrite(BUSY_ANSWER)
@@ -272,7 +268,7 @@ class BoxServer(Microdot):
                                 out = _Segments(stream_out)
                                 await response.write(out)
                                 await out.flush()
-                            self.short_in_a_row = 0
+                            self.answered()
                         finally:
                             self.current = None
             except OSError:
@@ -344,7 +340,7 @@ class BoxServer(Microdot):
         if at:
             await stream_out.awrite(slot.view[:at])
         self.view_served += 1
-        box.views_short = 0  # a whole view made (box.view_short)
+        box.shortages.fine(VIEWS)  # a whole view made
         return _VIEW
 
     async def build_view_head(self):

@@ -2,7 +2,7 @@
 # Apart from the lobby (lobby.py) because a box that restarts mid-game (a power cut) resumes
 # straight into the game: the lobby's code is never loaded then, and the heap that phones
 # reconnecting at once need is not held by it. The panel unloads this module once it leaves them.
-from tidebox import VERSION, draw, games
+from tidebox import VERSION, draw, games, memory
 from tidebox.box import CHOOSE, JOIN, SETUP, GameError
 from tidebox.screens import Screen
 
@@ -54,7 +54,7 @@ def carry_on(panel, step):
         panel.message = e.message
         return
     except MemoryError:
-        if step["tries"] + 1 >= restart.TRIES:  # a fresh heap could not take it either: say so, stay
+        if step["tries"] + 1 >= memory.TRIES:  # a fresh heap could not take it either: say so, stay
             panel.home()
             panel.message = "Not enough memory"
         else:

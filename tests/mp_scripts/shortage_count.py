@@ -1,5 +1,5 @@
-# The box's count of a phone's moves refused for want of memory (tidebox/box.py, refused_short),
-# under MicroPython with the real routes (api.make_app) on in-memory connections
+# The box's memory policy (tidebox/memory.py) as the web server and the box report to it, under
+# MicroPython with the real routes (api.make_app) on in-memory connections
 # (tests/test_shortage_count.py): a move whose route runs out of memory, tried again every 150 ms as a
 # player taps again, while the other phones' polls are answered in between; then full views that find
 # no room, and the shared part of the view finding none, in a burst and over seconds. stdout: one
@@ -10,15 +10,15 @@ import json
 import asyncio
 import board as board_module
 import time
-from tidebox import api
+from tidebox import api, memory
 from tidebox.box import Box
 from tidebox.storage import Storage
 
 POLL = "GET /api/state?v={V} HTTP/1.1\r\nHost: 192.168.4.1\r\nX-Seat-Token: {T}\r\n\r\n"
 MOVE = ("POST /api/move HTTP/1.1\r\nHost: 192.168.4.1\r\nX-Seat-Token: {T}\r\n"
         "Content-Type: application/json\r\nContent-Length: {L}\r\n\r\n{B}")
-REFUSED_SHORT = 3  # tidebox/box.py _REFUSED_SHORT (a const: not readable from outside)
-VIEW_SHORT, VIEW_SHORT_MS = 8, 5000  # tidebox/box.py _VIEW_SHORT, _VIEW_SHORT_MS
+REFUSED_SHORT = memory.LIMITS[memory.MOVES][0]
+VIEW_SHORT, VIEW_SHORT_MS = memory.LIMITS[memory.VIEWS]
 BODY = '{"move": "allocate", "args": {"allocation": [3, 2, 2], "ready": true}}'
 
 
@@ -96,7 +96,15 @@ async def tries(n, polls=True):
             polled.append(await request(poll_text(1)))
             polled.append(await request(poll_text(2).replace("?v=" + str(box.version), "")))
         time.sleep_ms(150)
-    return moves, polled, box.short_of_memory
+    return moves, polled, box.shortages.reboot_due
+
+
+def no_reboot_due():
+    """As after a reboot: no run, none due (the same Shortages: the web server holds it too)."""
+    shortages = box.shortages
+    shortages.reboot_due = False
+    for kind in range(len(memory.LIMITS)):
+        shortages.fine(kind)
 
 
 async def main():
@@ -104,8 +112,7 @@ async def main():
     await request(poll_text(1))  # the idle answer made once
     out["moves"], out["polls"], out["restart"] = await tries(REFUSED_SHORT)
 
-    box.short_of_memory = False
-    box.refused_for_memory = 0
+    no_reboot_due()
     # One less than it takes, then the move made: the count starts over.
     out["one_less"] = (await tries(REFUSED_SHORT - 1))[2]
     short["on"] = False
@@ -114,8 +121,7 @@ async def main():
     out["after_made"] = (await tries(REFUSED_SHORT - 1))[2]
 
     # Views short of memory (the polls' full views: each phone asks again at its next poll) do not count.
-    box.short_of_memory = False
-    box.refused_for_memory = 0
+    no_reboot_due()
     real = box.public_view, box.view_chunks
 
     def no_view(*args):
@@ -127,7 +133,7 @@ async def main():
         views.append(await request(poll_text(1).replace("?v=" + str(box.version), "")))
     box.public_view, box.view_chunks = real
     out["views"] = views
-    out["views_restart"] = box.short_of_memory
+    out["views_restart"] = box.shortages.reboot_due
 
     # The view itself finding no room where it is made, poll after poll (the heap in pieces too small
     # for it): a burst does not count, the same over more than VIEW_SHORT_MS does.
@@ -143,20 +149,20 @@ async def main():
             time.sleep_ms(apart_ms)
         return statuses
 
-    box.short_of_memory = False
+    no_reboot_due()
     rules.public_view = view_short
     box.changed(save=False)  # a change: the shared part is written again at the next full view
     out["burst"] = await full_views(3 * VIEW_SHORT, 0)
-    out["burst_restart"] = box.short_of_memory
+    out["burst_restart"] = box.shortages.reboot_due
     time.sleep_ms(VIEW_SHORT_MS)
     rules.public_view = real_view
     out["written"] = await full_views(1, 0)  # a view written: the count starts over
     rules.public_view = view_short
     box.changed(save=False)
     out["after_written"] = await full_views(1, 0)
-    out["after_written_restart"] = box.short_of_memory
+    out["after_written_restart"] = box.shortages.reboot_due
     out["persisting"] = await full_views(VIEW_SHORT, VIEW_SHORT_MS // (VIEW_SHORT - 1) + 20)
-    out["persisting_restart"] = box.short_of_memory
+    out["persisting_restart"] = box.shortages.reboot_due
     rules.public_view = real_view
     print(json.dumps(out))
 

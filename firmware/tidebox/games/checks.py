@@ -1,7 +1,6 @@
 # The checks a game's rules make only when a game is set up (new_game) or read back from its save
-# (from_dict): imported for the call and let go after it, so a game being played holds none of their
-# code (the rules import it inside those functions).
-from tidebox import forget
+# (from_dict): imported inside those functions, and let go of by the box after the call
+# (memory.LET_GO), so a game being played holds none of their code.
 from tidebox.games.base import GameError, check_name
 
 
@@ -10,34 +9,28 @@ def check_players(names, title, low, high, max_name=12, wrong=None):
     (the game's MAX_NAME; unique at the table); returns them as check_name gives them back. `wrong`:
     the one refusal for too few or too many (by default "<title> needs at least <low> players" and
     "<title> seats at most <high> players")."""
-    try:
-        if not isinstance(names, (list, tuple)):
-            raise GameError("players must be a list of names")
-        if len(names) < low:
-            raise GameError(wrong or "%s needs at least %d players" % (title, low))
-        if len(names) > high:
-            raise GameError(wrong or "%s seats at most %d players" % (title, high))
-        clean = []
-        for n in names:
-            clean.append(check_name(n, clean, max_name))
-        return clean
-    finally:
-        forget(__name__)  # let go: the next call imports it again
+    if not isinstance(names, (list, tuple)):
+        raise GameError("players must be a list of names")
+    if len(names) < low:
+        raise GameError(wrong or "%s needs at least %d players" % (title, low))
+    if len(names) > high:
+        raise GameError(wrong or "%s seats at most %d players" % (title, high))
+    clean = []
+    for n in names:
+        clean.append(check_name(n, clean, max_name))
+    return clean
 
 
 def check_save(data, game_id, short, keys, low, high, wrong="saved game has a wrong number of players"):
     """What every game's from_dict checks first: `data` is a dict saved by this game, holds every one
     of `keys`, and its "names" are a list of `low` to `high` (else the refusal `wrong`). Returns how
     many names."""
-    try:
-        if not isinstance(data, dict) or data.get("game") != game_id:
-            raise GameError("not a %s game" % short)
-        for k in keys:
-            if k not in data:
-                raise GameError("saved game is missing " + k)
-        names = data["names"]
-        if not isinstance(names, list) or not low <= len(names) <= high:
-            raise GameError(wrong)
-        return len(names)
-    finally:
-        forget(__name__)  # let go: the next call imports it again
+    if not isinstance(data, dict) or data.get("game") != game_id:
+        raise GameError("not a %s game" % short)
+    for k in keys:
+        if k not in data:
+            raise GameError("saved game is missing " + k)
+    names = data["names"]
+    if not isinstance(names, list) or not low <= len(names) <= high:
+        raise GameError(wrong)
+    return len(names)

@@ -209,7 +209,7 @@ def new_game(names, options=None, below=None):
         options = {}
     if not isinstance(options, dict):
         raise GameError("options must be an object")
-    from tidebox.games import checks  # let go after the call (checks.py)
+    from tidebox.games import checks  # let go of after the call (box.checked)
 
     clean = checks.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
     first = options.get("first", 0)
@@ -592,7 +592,7 @@ def _damaged(what):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is not one."""
-    from tidebox.games import checks  # let go after the call (checks.py)
+    from tidebox.games import checks  # let go of after the call (box.checked)
 
     count = checks.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS,
                        "saved game has a damaged player list")

@@ -261,7 +261,7 @@ def new_game(names, options, below):
     for key in options:
         if key not in [o[0] for o in OPTIONS]:
             raise GameError("unknown option " + str(key))
-    from tidebox.games import checks  # let go after the call (checks.py)
+    from tidebox.games import checks  # let go of after the call (box.checked)
 
     clean = checks.check_players(names, TITLE, 1, MAX_PEOPLE, MAX_NAME, "Pearl Reach needs 1 to 4 people")
     rivals = _option(options, "rivals")
@@ -679,7 +679,7 @@ def _entry_ok(entry, n):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is damaged."""
-    from tidebox.games import checks  # let go after the call (checks.py)
+    from tidebox.games import checks  # let go of after the call (box.checked)
 
     n = checks.check_save(data, GAME_ID, SHORT, _KEYS, MIN_GATHERERS, MAX_PLAYERS,
                           "saved game: damaged names")

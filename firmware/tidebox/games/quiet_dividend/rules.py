@@ -89,7 +89,7 @@ def new_game(names, options=None, below=None):
     options: {"setup": "steady" | "early_opening" | "seasonal", "first": seat or None (random)}.
     `below(n)` is the injected random source (only a random first player uses it).
     """
-    from tidebox.games import checks  # let go after the call (checks.py)
+    from tidebox.games import checks  # let go of after the call (box.checked)
 
     clean = checks.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
     if options is None:
@@ -577,7 +577,7 @@ def _log_entry_ok(entry, count):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state (a copy); GameError if damaged."""
-    from tidebox.games import checks  # let go after the call (checks.py)
+    from tidebox.games import checks  # let go of after the call (box.checked)
 
     count = checks.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS)
     for n in data["names"]:

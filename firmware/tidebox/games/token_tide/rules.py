@@ -168,7 +168,7 @@ def new_game(names, options=None, below=None, deck=DECK_SHUFFLED, first_reader=0
         deck = options.get("deck", deck)
         first_reader = options.get("reader", first_reader)
         practice = options.get("practice", practice)
-    from tidebox.games import checks  # let go after the call (checks.py)
+    from tidebox.games import checks  # let go of after the call (box.checked)
 
     clean = checks.check_players(names, TITLE, MIN_PLAYERS, MAX_PLAYERS, MAX_NAME)
     if type(first_reader) is not int or not 0 <= first_reader < len(clean):
@@ -336,7 +336,7 @@ def to_dict(state):
 
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is not one."""
-    from tidebox.games import checks  # let go after the call (checks.py)
+    from tidebox.games import checks  # let go of after the call (box.checked)
 
     count = checks.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS)
     for k in ("seated", "hidden", "locked", "totals"):
