@@ -301,7 +301,7 @@ class Board:
         self.buzzer = None if _env("TIDEBOX_BUZZER", "1") == "0" else Buzzer(self.clock)
         self.radio = Radio()
         self.watchdog = Watchdog(self.clock)
-        self.restarts = 0  # tasks restarted after a crash (tidebox/running.py, keep_running)
+        self.crashed_tasks = 0  # tasks restarted after a crash (tidebox/running.py, keep_running)
         self.ballast = None  # squeeze(): what holds the heap full (host_heap.py)
         self.boot = int(_env("TIDEBOX_BOOT", "0"))  # interpreters run before this one
         self.tcp_gate = ConnectionGate(TCP_LIMIT, wait=True)  # a 6th connection waits, as on lwIP

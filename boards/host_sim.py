@@ -12,7 +12,7 @@
 #                        {"kind": "release"} or the box restarts; {"kind": "draw"}: the next frame
 #                        drawn raises MemoryError
 #   GET  /sim/status     {"frames": n, "tones": [...], "tcp_peak": n, "screen": "...", "mem_free": n,
-#                         "restarts": tasks restarted after a crash, "boot": interpreters started
+#                         "crashed_tasks": tasks restarted after a crash, "boot": interpreters started
 #                         before this one, "message": the reader's message line, ...}
 #                        (?gc=1 collects garbage first, so mem_free is what is really in use;
 #                        &largest=1 adds "max_free": the largest block the heap could give now)
@@ -109,7 +109,8 @@ def _status(board, box, request):
         "cursor": getattr(box.panel.top(), "cursor", None) if box.panel else None,
         "presses": box.panel.presses if box.panel else 0,
         "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
-        "feeds": board.watchdog.feeds, "restarts": board.restarts, "inverted": board.display.inverted,
+        "feeds": board.watchdog.feeds, "crashed_tasks": board.crashed_tasks,
+        "inverted": board.display.inverted,
         "boot": board.boot, "message": box.panel.message if box.panel else "",
         # presses not yet over: held, waiting to begin, or just released and not settled yet
         "buttons_down": len(board.buttons.held) + len(board.buttons.queued) + bool(board.buttons.settling),

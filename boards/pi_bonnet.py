@@ -272,7 +272,7 @@ class Board:
         # TIDEBOX_SYSTEM_ROOT puts NetworkManager's files under a folder (the tests' stand-in Pi)
         self.radio = radio or Radio(settings, root=os.environ.get("TIDEBOX_SYSTEM_ROOT", ""))
         self.watchdog = watchdog or Watchdog()
-        self.restarts = 0
+        self.crashed_tasks = 0
         # No lwIP here: the gate bounds the connections read at once, the rest wait in the kernel's
         # listen queue in order, costing the box nothing (boards/README.md, the Pi's tcp_gate).
         self.tcp_gate = ConnectionGate(settings["connections"], wait=True)

@@ -16,7 +16,7 @@ NM_DNSMASQ_SHARED = "/etc/NetworkManager/dnsmasq-shared.d"  # read by the dnsmas
 UNIT_NAME = "tidebox.service"
 INSTALL_DIR = "/opt/tidebox"  # the firmware, the boards and the venv (host_tools/pi_install.sh)
 SETTINGS_FILE = "/etc/tidebox/settings.json"
-_NOTIFY_EVERY_MS = 1000  # WATCHDOG=1 at most once a second (the reader loop feeds every 80 ms)
+_NOTIFY_EVERY_MS = 1000  # WATCHDOG=1 at most once a second (the panel loop feeds every 80 ms)
 # The watchdog while the box boots or restarts itself (imports, the hotspot, the QR codes: seconds on
 # a Pi Zero 2 W); once up, the box sets it to main.py's WATCHDOG_MS (8 s).
 BOOT_WATCHDOG_S = 30

@@ -237,7 +237,7 @@ class Buttons:
         self.edge_at = [0] * count  # when each pin last changed (ms, set by the IRQ): the debouncer
         # times a press from it (tidebox/buttons.py), not from the read that found it up to 10 ms later
         self.read_edges = -1  # self.edges[0] when the last full read began
-        # Set by every edge: a reader loop resting between changes (tidebox/running.py) wakes at once
+        # Set by every edge: a panel loop resting between changes (tidebox/running.py) wakes at once
         self.wake = asyncio.ThreadSafeFlag()
         self.quiet = False  # that read found nothing held, pending or being played back
         both = machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
@@ -433,7 +433,7 @@ class Board:
         self.buzzer = None if pin is None else Buzzer(pin)
         self.radio = Radio(self.settings["country"])
         self.watchdog = Watchdog()
-        self.restarts = 0  # tasks restarted after a crash (tidebox/running.py, keep_running)
+        self.crashed_tasks = 0  # tasks restarted after a crash (tidebox/running.py, keep_running)
         self.tcp_gate = ConnectionGate()  # counts only: lwIP itself refuses a 6th connection
         self.storage_dir = storage_dir
         self.http_port = _HTTP_PORT

@@ -12,7 +12,7 @@ from tidebox import api, memory, transport
 from tidebox.box import Box
 from tidebox.collect import Collector
 from tidebox.panel import QrImages, Panel
-from tidebox.running import keep_running, log_crash, reader_loop
+from tidebox.running import keep_running, log_crash, panel_loop
 from tidebox.storage import Storage
 
 WATCHDOG_MS = const(8000)  # the RP2040's longest watchdog period is 8388 ms
@@ -63,7 +63,7 @@ async def main(board):
     tasks = [
         keep_running("web", lambda: app.start_server(host=board.http_host, port=board.http_port), storage,
                      board, short),
-        keep_running("reader", lambda: reader_loop(board, panel, collector), storage, board, short),
+        keep_running("panel", lambda: panel_loop(board, panel, collector), storage, board, short),
     ]
     try:
         from tidebox.dns import CaptiveDNS
@@ -72,7 +72,7 @@ async def main(board):
         tasks.append(keep_running("dns", dns.run, storage, board, short))
     except ImportError:
         pass
-    # Collections happen when no phone is being served (the reader loop asks for them), not in the
+    # Collections happen when no phone is being served (the panel loop asks for them), not in the
     # middle of a request; a threshold of an eighth of the free heap is only the last resort.
     collector.start()
     print("tidebox: %s on port %d, %d bytes free" % (board.name, board.http_port, gc.mem_free()))

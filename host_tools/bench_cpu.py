@@ -1,7 +1,7 @@
 """CPU figures on this machine's x86-64 core, as instructions counted by callgrind (valgrind).
 
 The firmware's web app is driven in-process under MicroPython (mp_web_drive.py: an 8-player game
-three rounds in, requests through in-memory connections, no sockets, no reader loop, no periodic
+three rounds in, requests through in-memory connections, no sockets, no panel loop, no periodic
 task). Each figure runs the same scenario with two request counts and divides the difference by the
 difference of the counts, so the start-up (CPython's and MicroPython's, the imports, the game set-up)
 cancels out. From the same runs:
@@ -10,10 +10,10 @@ cancels out. From the same runs:
   it, including those gc_realloc() makes), counted by callgrind;
 - <figure>_collections_per_100: calls of gc_collect_start() (automatic and asked-for collections
   alike), with main.py's collection policy (tidebox/collect.py: its tick() runs between requests, as
-  the reader loop does), at the memory proof's heap size;
+  the panel loop does), at the memory proof's heap size;
 - idle_poll_heap_bytes, full_view_heap_bytes: gc.mem_alloc() growth with the collector off;
 - collections_per_100_idle_polls: collections in the middle of an idle poll (gc.mem_alloc() fell
-  during it), and idle_collections_per_100_idle_polls: the reader loop's, between requests.
+  during it), and idle_collections_per_100_idle_polls: the panel loop's, between requests.
 
 Rough RP2040 time: instructions x 1.3 (Thumb density) / (125 MHz x ~0.8 IPC), DESIGN.md.
 Without valgrind the figures are skipped; `MICROPYTHON` picks the interpreter, as everywhere.
@@ -101,7 +101,7 @@ def run():
     alloc = drive(tree, "alloc", 100)
     yield "idle_poll_heap_bytes", round(alloc["bytes_per_poll"]), "B"
     yield "full_view_heap_bytes", alloc["bytes_per_view"], "B"
-    # In the middle of a request (the reader loop's own collections between requests are not counted)
+    # In the middle of a request (the panel loop's own collections between requests are not counted)
     polls = alloc["polls"]
     yield "collections_per_100_idle_polls", alloc["collections"] * 100 // polls, "collections"
     yield "idle_collections_per_100_idle_polls", alloc["idle_collections"] * 100 // polls, "collections"

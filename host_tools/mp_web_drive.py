@@ -1,6 +1,6 @@
 # Drives the box's web app in-process under MicroPython, for `make bench` (bench_cpu.py) and the
 # tests: an 8-player game three rounds in, and requests fed to BoxServer.serve() through an
-# in-memory connection. No sockets, no reader loop, no periodic task: what is counted is the
+# in-memory connection. No sockets, no panel loop, no periodic task: what is counted is the
 # requests' own work (run it under callgrind with two counts and subtract, so start-up cancels).
 #
 #   micropython mp_web_drive.py MODE COUNT [nogc]
@@ -9,8 +9,8 @@
 #        change: COUNT times a change (the version moves on) then the eight phones' full views
 #        alloc:  prints JSON: heap bytes an idle poll and a full view allocate (collector off), and
 #                of COUNT idle polls, how many collected in the middle of the request (gc.mem_alloc()
-#                fell) and how many collections the reader loop made between them (tidebox/collect.py)
-# After each request the collector's tick() runs, as the reader loop does when no phone is served.
+#                fell) and how many collections the panel loop made between them (tidebox/collect.py)
+# After each request the collector's tick() runs, as the panel loop does when no phone is served.
 # The last line printed is JSON with the last answer, so a caller can check the work was done.
 import gc
 import json
@@ -92,7 +92,7 @@ def poll(version, token):
 async def serve(app, conn, request, collector):
     conn.load(request)
     await app.serve(conn, conn)
-    collector.tick()  # what the reader loop does between requests
+    collector.tick()  # what the panel loop does between requests
 
 
 async def drive(mode, count, app, box, tokens, collector):
@@ -132,7 +132,7 @@ async def drive(mode, count, app, box, tokens, collector):
         per_view = gc.mem_alloc() - before
         gc.enable()
         inside = 0  # collections in the middle of a request: gc.mem_alloc() fell during it
-        idle = 0  # collections between requests (the reader loop's, tidebox/collect.py)
+        idle = 0  # collections between requests (the panel loop's, tidebox/collect.py)
         for i in range(count):
             conn.load(requests[i & 7])
             before = gc.mem_alloc()

@@ -12,7 +12,7 @@ started before main.py; EVENING_WATCH=0 leaves it out): each miss reported to ti
 Shortages, each rule of its table that makes a reboot due (moves, views, requests; lost: a game
 that could not be put back), and each restart of the box by Panel.restart, prints a line to the
 box's log (`tidebox-watch: ...`), which the report counts. A restart for memory is "flag" when the
-reader loop found that flag set, "direct" otherwise (a MemoryError in a task, keep_running; choosing,
+panel loop found that flag set, "direct" otherwise (a MemoryError in a task, keep_running; choosing,
 setting up or starting a game, lobby.py and panel.py; a step taken again after a restart,
 welcome.py). The watch holds about 1.6 KB of heap besides the box's own (its code, loaded as .mpy:
 116.9 KB in use at the game menu without it, 118.5 KB with it, on a 32-bit port): an evening with it

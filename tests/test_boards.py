@@ -61,7 +61,7 @@ def run_taps(tmp_path):
 
     def run(*spans, reads=(), edges=False, long_presses="ABC"):
         """spans: (press ms, release ms, button) each; reads: the main loop's read times; edges: the
-        debouncer is given the pins' edge times, as the reader loop gives them."""
+        debouncer is given the pins' edge times, as the panel loop gives them."""
         tree = compile_board(tmp_path / "tree_taps", "pico_w")
         timeline = [[t, "read"] for t in reads]
         for pressed, released, button in spans:
@@ -128,7 +128,7 @@ def test_a_long_press_missed_whole_is_played_back_long(run_taps):
 
 
 def loop_reads(first, stop):
-    """The reader loop's reads from `first`: every 5 ms (a button is held), as tidebox/running.py."""
+    """The panel loop's reads from `first`: every 5 ms (a button is held), as tidebox/running.py."""
     return [0] + every(first, stop, 5)
 
 

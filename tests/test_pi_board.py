@@ -234,7 +234,7 @@ def test_the_watchdog_tells_systemd_ready_then_feeds_at_most_once_a_second(tmp_p
         dog.feed()  # before start(): nothing sent
         dog.start(8000)
         assert server.recv(100) == b"READY=1\nSTATUS=serving the phones\nWATCHDOG_USEC=8000000\nWATCHDOG=1"
-        for _ in range(30):  # the reader loop feeds every 80 ms
+        for _ in range(30):  # the panel loop feeds every 80 ms
             now[0] += 80
             dog.feed()
         got = []

@@ -13,9 +13,9 @@ CRASH_LOG_CAP = 4096  # tidebox/running.py keeps the crash log on flash under th
 def crash(box, n):
     """Injects the n-th fault (the button task raises) and waits until the task has been restarted:
     the board counts restarts, and /sim/status shows the count."""
-    assert box.status()["restarts"] == n - 1
+    assert box.status()["crashed_tasks"] == n - 1
     box.api("POST", "/sim/fault", {"kind": "raise"})
-    wait_until(lambda: box.status()["restarts"] == n, "the task is restarted after fault %d" % n)
+    wait_until(lambda: box.status()["crashed_tasks"] == n, "the task is restarted after fault %d" % n)
 
 
 def entries(log):
@@ -30,10 +30,10 @@ def test_a_crashing_task_is_logged_and_restarted(new_box):
     box = new_box()
     box.join("Ada")
     box.join("Bo")
-    assert box.status()["restarts"] == 0
+    assert box.status()["crashed_tasks"] == 0
     crash(box, 1)
     log = Path(box.state_dir) / "crash.log"
-    assert entries(log) == [("reader", 1)]
+    assert entries(log) == [("panel", 1)]
     assert box.press("C") == "setup"  # the button task runs again
     assert box.alive()
 
@@ -49,7 +49,7 @@ def test_crash_log_stays_under_its_cap_and_keeps_the_newest_entry(new_box):
         crash(box, n)
         sizes.append(log.stat().st_size)
         kept = entries(log)
-        assert kept[-1] == ("reader", n), kept  # the newest entry is always there, and last
+        assert kept[-1] == ("panel", n), kept  # the newest entry is always there, and last
         assert [k for _, k in kept] == list(range(kept[0][1], n + 1))  # in order, none lost between
         assert sizes[-1] <= CRASH_LOG_CAP
     # the cap was reached (the log started over at least once), and it still holds several entries

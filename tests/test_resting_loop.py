@@ -1,4 +1,4 @@
-"""The reader loop at rest, under MicroPython (tests/mp_scripts/resting_loop.py, tidebox/running.py).
+"""The panel loop at rest, under MicroPython (tests/mp_scripts/resting_loop.py, tidebox/running.py).
 
 On a board whose buttons have a wake flag (the Pico's pin interrupts set it), the loop stops its 100
 passes a second while nothing on the panel changes with time alone, and runs a pass only when the

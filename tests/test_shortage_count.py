@@ -1,7 +1,8 @@
 """The box restarts itself on a fresh heap when a phone's move keeps failing for want of memory
 (tidebox/memory.py's runs, as tidebox/box.py and the web server report to them), counted under
-MicroPython with the real routes (tests/mp_scripts/shortage_count.py): each move refused with 503 "try again" counts though
-the other phones' polls are answered in between; a move made starts the count over; full views that
+MicroPython with the real routes (tests/mp_scripts/shortage_count.py): each move refused with 503
+"try again" counts though the other phones' polls are answered in between; a move made starts the
+count over; full views that
 find no room (a poll asks again a second later) do not count, unless the shared part of the view finds
 none poll after poll for seconds (the heap in pieces too small for it: nobody can see the game)."""
 

@@ -41,7 +41,7 @@ def test_a_restart_for_memory_is_a_watch_line(sim_tree, tmp_path):
         box.wait_screen("choose", timeout=15)
         tokens = [box.join(name)["token"] for name in ("Ada", "Bo", "Cy")]
         # Token Tide's rules need kilobytes to load: with 2 KB free the choice finds no room, and the
-        # lobby restarts the box itself (not through the reader loop's flag)
+        # lobby restarts the box itself (not through the panel loop's flag)
         assert box.press("C", squeeze=2048) == "join"
         assert box.state(tokens[0])["kind"] == "token_tide"
     finally:

@@ -22,7 +22,7 @@ from microdot import Response
 from tidebox import jsoncheck
 from tidebox.box import SHORT_OF_MEMORY, TONIGHT_FILE
 from tidebox.games import GAMES
-from tidebox.games.base import GameError
+from tidebox.errors import GameError
 from tidebox.memory import MOVES
 
 PAGE_FILE = "www/index.html.gz"

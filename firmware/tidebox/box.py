@@ -8,7 +8,8 @@
 import json
 
 from tidebox import games, memory, timer, viewjson
-from tidebox.games.base import GameError, NotNow, check_name
+from tidebox.errors import GameError, NotNow
+from tidebox.games.base import check_name
 from tidebox.seats import Seats
 
 SAVE_FILE = "game.json"
@@ -483,7 +484,7 @@ class Box:
             raise self.refused_short()
         self.options = options
         self.state = state  # (restart() checks a game is under way)
-        self.restart(state)
+        self.rematch(state)
         self.shown = {NEW_GAME: seat}  # every phone and the box's board say who started it
         return self.version
 
@@ -542,7 +543,7 @@ class Box:
         self.seats.drop(seat)
         self.changed()
 
-    def restart(self, state):
+    def rematch(self, state):
         """A fresh game at the same table, made by the game's rules (a new course, a rematch): it is
         played at once. The move count goes on (a move sent on the old game stays stale: 409), undo
         and what the screen showed are cleared, and it is saved like any change (a failed save puts

@@ -16,7 +16,7 @@ from micropython import const
 
 PRESS_MS = const(15)
 DEBOUNCE_MS = const(25)
-HELD_READ_MS = const(5)  # how often the reader loop reads while a button is held or settling
+HELD_READ_MS = const(5)  # how often the panel loop reads while a button is held or settling
 LONG_MS = const(700)
 # An edge older than this is not the live contact's: the loop was held up and the board plays a
 # missed press back (boards/pico_common.py), which is timed from the reads, as without edges.

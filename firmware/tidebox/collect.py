@@ -2,7 +2,7 @@
 #
 # MicroPython collects when an allocation finds no room, or with gc.threshold after a set amount: in
 # the middle of whatever allocates, most often a phone's request, which then waits for the whole
-# collection (9-17 ms on the RP2040, eight players in the game). Here the reader loop asks for a
+# collection (9-17 ms on the RP2040, eight players in the game). Here the panel loop asks for a
 # collection when no connection is being served and enough requests were served since the last one
 # (an idle poll allocates only its coroutine frames, so that is every few seconds with eight phones);
 # the threshold stays as the last resort, for a burst that allocates a lot before the box is idle.
@@ -52,7 +52,7 @@ class Collector:
         self._note()
 
     def tick(self):
-        """Called every pass of the reader loop: collects when the box is idle and due. Allocates
+        """Called every pass of the panel loop: collects when the box is idle and due. Allocates
         nothing when it does not collect. Returns True when it collected."""
         server = self.server
         served = server.served - self.served

@@ -45,6 +45,29 @@ class ChooseGame(Screen):
                 self.panel.short_of_memory("choose", game)
 
 
+def _short(title):
+    """A game's two-letter mark for the box's lines: its title's initials (Token Tide: TT)."""
+    words = title.split()
+    return (words[0][0] + words[1][0]) if len(words) > 1 else title[:2]
+
+
+def tonight_line(game):
+    """One game on the box's Tonight page, 16 characters at most: "TT Ann 34", "QD 2 tied 30",
+    "PC all won 41", "PC lost 38", "TT ended"."""
+    mark = _short(game.get("title") or "?")
+    if game.get("ended"):
+        return mark + " ended"
+    won = [w for w in game.get("winners", []) if 0 <= w < len(game["points"])]
+    if not won:
+        return "%s lost %d" % (mark, max(game["points"] or [0]))
+    best = game["points"][won[0]]
+    if len(won) == 1:
+        return "%s %s %d" % (mark, draw.fit(game["names"][won[0]], 9), best)
+    if len(won) == len(game["names"]) and len(set(game["points"])) == 1:
+        return "%s all won %d" % (mark, best)
+    return "%s %d tied %d" % (mark, len(won), best)
+
+
 class Tonight(ListMenu):
     """The night's scores (tidebox/tonight.py), a line a game in the order played; C on one shows
     everybody's points in it. Read from flash when opened, let go when closed."""
@@ -53,7 +76,7 @@ class Tonight(ListMenu):
         from tidebox import tonight
 
         played = tonight.read(panel.box.storage)
-        items = [(tonight.line(g), self._detail(panel, g)) for g in played]
+        items = [(tonight_line(g), self._detail(panel, g)) for g in played]
         memory.let_go("tonight_done")
         items.append(("Back", panel.pop))
         # "30 games tonight" is 16 characters: the file keeps about 30

@@ -55,7 +55,7 @@ class Panel:
         self.presses = 0  # button events handled (the simulator's tests wait on this)
         self.qr_drawer = None  # draw(fb, "wifi_qr" | "page_qr"), set when QR codes are available
         self.dirty = True
-        self.wake = None  # the board's flag that wakes a resting reader loop (resting.py), if it has one
+        self.wake = None  # the board's flag that wakes a resting panel loop (resting.py), if it has one
         # From a press until its screen is shown: [button, kind, screen, box.seq] (see press).
         self.pressing = [None, None, None, 0]
         box.listeners.append(self.touch)

@@ -1,4 +1,4 @@
-# The reader loop at rest (running.reader_loop), on a board whose buttons have a wake flag (the Pico's
+# The panel loop at rest (running.panel_loop), on a board whose buttons have a wake flag (the Pico's
 # pin interrupts set it): while nothing on the panel changes with time alone, the loop waits for the
 # flag instead of looking at the buttons 100 times a second (each pass ~0.6 ms of the RP2040's core
 # with asyncio's round trip). Imported only where the board has the flag: the others hold none of it.

@@ -1,4 +1,4 @@
-# Keeping the box going: the reader loop (buttons, the reader's time-driven changes, idle
+# Keeping the box going: the panel loop (buttons, the reader's time-driven changes, idle
 # collections, the watchdog) and the restart of a task that dies, with why on flash. main.py runs
 # them; the RP2040 bench (host_tools/rp2040/tidebox_bench.py) times the same loop.
 import gc
@@ -29,7 +29,7 @@ def log_crash(storage, where, exc):
 
 async def keep_running(name, make_task, storage, board, short_of_memory):
     """Run a task; if it dies, log why and start it again after a short pause (counted in
-    board.restarts, which the simulator's /sim/status shows). A task that runs out of memory is not
+    board.crashed_tasks, which the simulator's /sim/status shows). A task that runs out of memory is not
     started again on the same heap: short_of_memory() says so and restarts the box (restart.py)."""
     while True:
         try:
@@ -43,10 +43,10 @@ async def keep_running(name, make_task, storage, board, short_of_memory):
             log_crash(storage, name, exc)
             gc.collect()
             await asyncio.sleep_ms(_RESTART_PAUSE_MS)
-            board.restarts += 1
+            board.crashed_tasks += 1
 
 
-async def reader_loop(board, panel, collector, passes=-1, sleep_ms=None):
+async def panel_loop(board, panel, collector, passes=-1, sleep_ms=None):
     """Every LOOP_MS: the buttons, the reader's time-driven changes, a collection when the box is
     idle, the watchdog, and a look whether a phone's move left the box short of memory. 100 passes
     a second on a core where one method call takes ~15 us, so a pass with nothing pressed does the

@@ -22,7 +22,7 @@ class Screen:
     # soon as they are down (tidebox/buttons.py).
     long_presses = ""
     # True where tick() changes the screen with time alone, not only after the box changed (which
-    # wakes the reader, Panel.touch): while such a screen is shown the reader loop never rests.
+    # wakes the reader, Panel.touch): while such a screen is shown the panel loop never rests.
     keeps_time = False
 
     def __init__(self, panel):

@@ -4,7 +4,7 @@ import binascii
 
 from micropython import const
 
-from tidebox.games.base import GameError, NotNow
+from tidebox.errors import GameError, NotNow
 
 TOKEN_BYTES = const(16)  # 128 random bits from the hardware RNG: not guessable from a phone
 TOKEN_CHARS = const(32)  # ... as a phone sends them: hex

@@ -97,27 +97,3 @@ def read(storage):
 def clear(storage):
     storage.remove(FILE)
 
-
-def short(title):
-    """A game's two-letter mark for the box's lines: its title's initials (Token Tide: TT)."""
-    words = title.split()
-    return (words[0][0] + words[1][0]) if len(words) > 1 else title[:2]
-
-
-def line(game):
-    """One game on the box's Tonight page, 16 characters at most: "TT Ann 34", "QD 2 tied 30",
-    "PC all won 41", "PC lost 38", "TT ended"."""
-    from tidebox import draw
-
-    mark = short(game.get("title") or "?")
-    if game.get("ended"):
-        return mark + " ended"
-    won = [w for w in game.get("winners", []) if 0 <= w < len(game["points"])]
-    if not won:
-        return "%s lost %d" % (mark, max(game["points"] or [0]))
-    best = game["points"][won[0]]
-    if len(won) == 1:
-        return "%s %s %d" % (mark, draw.fit(game["names"][won[0]], 9), best)
-    if len(won) == len(game["names"]) and len(set(game["points"])) == 1:
-        return "%s all won %d" % (mark, best)
-    return "%s %d tied %d" % (mark, len(won), best)

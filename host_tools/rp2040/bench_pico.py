@@ -33,7 +33,7 @@ The eight phones' allocations (each a request through microdot and a save, half 
 the longest busy stretch with one of them and its save.
 
 From outside the chip, changing nothing the firmware does (pico_sim.mjs, "what the bench reads"):
-the reader loop's gaps: its watchdog feed (every 8th pass while it runs, every pass while it rests
+the panel loop's gaps: its watchdog feed (every 8th pass while it runs, every pass while it rests
 between edges and changes) gives windows of 8 passes or one; a gap between two passes is at most the
 worst window, and at least the core's longest busy stretch (no sleep in between);
 windows and stretches are flagged when a flash operation or a frame's I2C bytes fall in them, over
@@ -43,7 +43,7 @@ the game menu's presses (a frame each) and the save; the longest stretch with a 
 used) and largest free run at their lowest, from the game menu through Token Tide's first round
 with the phones. Then Pearl Reach on a fresh chip (--pearl-reach-s wall seconds): one phone placing
 on a free cell when its turn comes and the setup's default rival (sharp, 2 s a move); a rival's
-move is two passes of the reader loop, its choice's and then its move's (a busy stretch with a save
+move is two passes of the panel loop, its choice's and then its move's (a busy stretch with a save
 to flash outside the phone's own move requests: its moves, the save and the redraw, and a phone's
 poll when one falls in it), timed together and the longer alone; with the loop's windows and the heap
 there.
@@ -206,7 +206,7 @@ def find_key(obj, key):
 
 
 def loop_rows(status, what):
-    """The reader loop's worst gaps from the emulator's monitors since its last reset (see pico_sim.mjs)."""
+    """The panel loop's worst gaps from the emulator's monitors since its last reset (see pico_sim.mjs)."""
     feeds = status["loop"]["feeds"]
     runs = status["loop"]["stretches"]
     rows = []
@@ -247,7 +247,7 @@ def rival_moves(runs, phone_moves):
     """(choice ms, move ms) of each rival move among the core's busy stretches: the move is a stretch
     with a save to flash outside the phone's own moves (`phone_moves`: the chip-ms spans of its move
     requests, connect to close; the phone's polls may fall in a rival's stretch, as on a board);
-    its choice the pass before it (tidebox's Pearl Reach flow chooses at one pass of the reader loop and
+    its choice the pass before it (tidebox's Pearl Reach flow chooses at one pass of the panel loop and
     moves at the next, 20 ms on), a stretch with no save that ended at most 40 ms before the move began
     (0 when none was long enough to be kept: STRETCH_MIN_MS in pico_sim.mjs)."""
     moves = []

@@ -52,7 +52,7 @@
 //                     now ("program", "any": of that kind); {"off": true} disarms. /status's `cut`:
 //                     the armed cut and the erases and programs since it was armed, then the last one
 //   POST /monitor     the bench's monitors start afresh (status's loop and heap_low; see "what the
-//                     bench reads" below: the reader loop's passes, the core's busy stretches, the heap)
+//                     bench reads" below: the panel loop's passes, the core's busy stretches, the heap)
 //   GET  /profile     with PICO_SIM_PROFILE=1 in the environment: the PCs sampled every ~1,000 cycles
 //                     since the last call, {pc: count} (map them with the firmware's symbols);
 //                     with PICO_SIM_ALLOC_PCS="<gc_alloc>,<wrapper>,..." (entry addresses) also
@@ -243,7 +243,7 @@ function paceLimit(nanos) {
   if (pace.chip0 + wall - nanos > CATCH_UP_NS) pace.chip0 = nanos + CATCH_UP_NS - wall;
   return pace.chip0 + wall;
 }
-// The core asleep (WFE/WFI) for longer than LONG_SLEEP_MS of its time: the box's reader loop never
+// The core asleep (WFE/WFI) for longer than LONG_SLEEP_MS of its time: the box's panel loop never
 // waits longer than 200 ms, so such a sleep is a wake-up that did not come. The core is then woken,
 // as the architecture allows a WFE or WFI to end for no reason at all (software waits in a loop that
 // looks again), and the sleep is kept with what the chip's timer and interrupts looked like a
@@ -687,7 +687,7 @@ function linkLine(line, proc) {
 }
 
 // --- what the bench reads from outside the chip (nothing here changes what the firmware does) -------
-// - the reader loop's passes: tidebox's reader loop feeds the watchdog every 8th pass (a write of
+// - the panel loop's passes: tidebox's panel loop feeds the watchdog every 8th pass (a write of
 //   its LOAD register), and every pass while it rests (between edges and changes); and while a
 //   button is held, every pass reads the buttons' pins (SIO GPIO_IN), which a pass with nothing held
 //   skips. Both give intervals in chip time: feed to feed (8 passes, or 1 at rest) always, pass to
@@ -720,7 +720,7 @@ function monitorFrameByte() { monitor.feedFrame = monitor.passFrame = monitor.ru
 //   (5 ms and more) are kept with what fell within them (a flash operation, a frame's bytes, bytes
 //   to or from the phones on the link: a connection merely open, waiting, costs the core nothing;
 //   with --gc-collect, the time the heap's collections took in them):
-//   a pass of the reader loop that does more than look at the buttons (a press's frame, a save, a
+//   a pass of the panel loop that does more than look at the buttons (a press's frame, a save, a
 //   Pearl Reach rival's move) is one of them.
 const STRETCH_MIN_MS = 5, STRETCHES = 200;
 function stretchEnded(start, end) {

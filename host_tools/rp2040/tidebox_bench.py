@@ -130,7 +130,7 @@ def make_reader(box, board):
 
 
 async def loop_passes(board, reader, collector, n, xs=None, by_kind=None):
-    """n passes of the box's reader loop (tidebox/running.py, what main.py runs), each ended by
+    """n passes of the box's panel loop (tidebox/running.py, what main.py runs), each ended by
     sleep_ms(0) instead of its 10 ms. xs, if given, gets each pass's time (us) without the sleep,
     for the passes that did not redraw; returns how many redrew (None without xs).
 
@@ -138,10 +138,10 @@ async def loop_passes(board, reader, collector, n, xs=None, by_kind=None):
     sleep (the loop's sleep_ms, given here); a pass that drew a frame is counted, not timed."""
     import asyncio
 
-    from tidebox.running import reader_loop
+    from tidebox.running import panel_loop
 
     if xs is None:  # nothing wrapped: the passes allocate what the box's do
-        await reader_loop(board, reader, collector, n, lambda ms: asyncio.sleep_ms(0))
+        await panel_loop(board, reader, collector, n, lambda ms: asyncio.sleep_ms(0))
         return None
     ticks_ms = board.ticks_ms
     display = board.display
@@ -171,7 +171,7 @@ async def loop_passes(board, reader, collector, n, xs=None, by_kind=None):
 
     board.ticks_ms = pass_begins
     try:
-        await reader_loop(board, reader, collector, n, pass_ends)
+        await panel_loop(board, reader, collector, n, pass_ends)
     finally:
         board.ticks_ms = ticks_ms
     if by_kind is not None:
@@ -305,7 +305,7 @@ def run():
     gc.collect()
     heap("after_requests")
 
-    # One pass of the box's 10 ms button loop (tidebox/running.py, reader_loop) with nothing pressed,
+    # One pass of the box's 10 ms button loop (tidebox/running.py, panel_loop) with nothing pressed,
     # the asyncio sleep that ends it apart (below); the idle collector as main.py makes it.
     from tidebox.collect import Collector
 

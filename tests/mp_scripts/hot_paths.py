@@ -81,7 +81,7 @@ class Connection:
 
 
 class LoopPass:
-    """The reader loop's pass (tidebox/running.py), every part of it (the debouncer when needed, the
+    """The panel loop's pass (tidebox/running.py), every part of it (the debouncer when needed, the
     reader's tick, the collector, the watchdog), as a method whose own frame fits on the C stack."""
 
     def __init__(self, board, reader, buttons, collector, now):

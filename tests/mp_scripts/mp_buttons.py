@@ -16,7 +16,7 @@ def run(samples, long_presses="ABC"):
 
 def host_presses(presses):
     """The host board's buttons (boards/host.py, a held clock) read by the firmware's debouncer, as
-    the reader loop reads them every 10 ms: each (button, ms) of `presses` is pressed the moment the
+    the panel loop reads them every 10 ms: each (button, ms) of `presses` is pressed the moment the
     one before it has been handled, as boxrig.press does. Returns the events with board times."""
     import board
 

@@ -1,4 +1,4 @@
-# Pearl Reach's rivals on the box's reader loop (tests/games/pearl_reach/test_pearl_reach_flow.py):
+# Pearl Reach's rivals on the box's panel loop (tests/games/pearl_reach/test_pearl_reach_flow.py):
 # what a loop pass allocates while nothing is due, when a rival moves (after the rival speed, only with
 # the board up, never while paused), and how long its move takes here. stdout: one JSON object.
 import gc
@@ -55,7 +55,7 @@ reader.tick(now)  # drawn; the flow notes the game
 now += 10
 reader.tick(now)
 out["person_to_act_idle_pass"] = locked(lambda: reader.tick(now + 10))
-out["person_to_act_at_rest"] = resting.at_rest(reader)  # the reader loop may rest: no rival to act
+out["person_to_act_at_rest"] = resting.at_rest(reader)  # the panel loop may rest: no rival to act
 person_moves()
 person_moves()  # Ada, Bo: Gull, a rival, is to act
 seq = box.seq

@@ -1,4 +1,4 @@
-# The reader loop at rest (tests/test_resting_loop.py): the host board given a wake flag, as the
+# The panel loop at rest (tests/test_resting_loop.py): the host board given a wake flag, as the
 # Pico's buttons have one (boards/pico_common.py, set by the pins' interrupts). stdout: one JSON object.
 import json
 
@@ -8,7 +8,7 @@ from tidebox import resting
 from tidebox.box import Box
 from tidebox.collect import Collector
 from tidebox.panel import Panel
-from tidebox.running import reader_loop
+from tidebox.running import panel_loop
 from tidebox.storage import Storage
 
 
@@ -59,7 +59,7 @@ async def main():
     panel.home()
     collector = Collector(board.tcp_gate, type("Server", (), {"served": 0, "idle_served": 0, "view_served": 0,
                                                               "accepted": 0})())
-    loop = asyncio.create_task(reader_loop(board, panel, collector))
+    loop = asyncio.create_task(panel_loop(board, panel, collector))
     out = {}
     await until(lambda: resting.at_rest(panel), "the game menu at rest")
     out["menu_at_rest"] = resting.at_rest(panel)

@@ -46,7 +46,7 @@ def title(game_id):
 #   tick           the flow's tick(reader, now) -> changed, for a game that acts by itself (rivals)
 #   acting         the flow's acting(reader) -> whether the game may act by itself before the box
 #                  changes (a rival to act): without it, a game with a tick always may, and the
-#                  reader loop never rests while it is played (running.py, resting.at_rest)
+#                  panel loop never rests while it is played (running.py, resting.at_rest)
 #   kept           the flow's screens' shared state that the panel keeps between screens (None: none)
 CONTRACT = {
     "rules": (("GAME_ID", "TITLE", "SHORT", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "MOVES", "new_game",

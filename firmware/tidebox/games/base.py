@@ -1,30 +1,12 @@
-# The game contract's shared part: the one refusal (a game's and the box's), the checks every game's
-# rules make while a game is played (seats), names, shuffling and ranking; those made only when a game
-# is set up or read back from its save are checks.py's, loaded for the call. What a game may leave out
-# is in games.CONTRACT (tidebox/games/__init__.py), which `load` fills in.
+# The game contract's shared part: the refusals (tidebox/errors.py, here for the rules), the checks
+# every game's rules make while a game is played (seats), names, shuffling and ranking; those made
+# only when a game is set up or read back from its save are checks.py's, loaded for the call. What a
+# game may leave out is in games.CONTRACT (tidebox/games/__init__.py), which `load` fills in.
 #
 # Pure like the rules themselves (no I/O, no clock, no hardware): runs under CPython and MicroPython.
 
 
-class GameError(Exception):
-    """A move, setup or action refused (by a game's rules or by the box); the message is meant for a
-    person. `status` says why, as the web API answers it: 400 the request itself is malformed or
-    illegal, 409 not now (someone else's turn, the wrong phase, a stale copy of the game); the box's
-    own refusals also 401, 403 and 503."""
-
-    status = 400
-
-    def __init__(self, message, status=None):
-        super().__init__(message)
-        self.message = message
-        if status is not None:
-            self.status = status
-
-
-class NotNow(GameError):
-    """Well formed, but not allowed at this moment (HTTP 409)."""
-
-    status = 409
+from tidebox.errors import GameError, NotNow  # noqa: F401 - the rules' refusals, as _base.GameError
 
 
 def check_name(name, taken=(), max_name=12):

@@ -1,7 +1,8 @@
 # The checks a game's rules make only when a game is set up (new_game) or read back from its save
 # (from_dict): imported inside those functions, and let go of by the box after the call
 # (memory.LET_GO), so a game being played holds none of their code.
-from tidebox.games.base import GameError, check_name
+from tidebox.errors import GameError
+from tidebox.games.base import check_name
 
 
 def check_players(names, title, low, high, max_name=12, wrong=None):

@@ -1,4 +1,4 @@
-"""Pearl Reach's rivals on the reader loop, under MicroPython (tests/mp_scripts/pearl_reach_tick.py): a
+"""Pearl Reach's rivals on the panel loop, under MicroPython (tests/mp_scripts/pearl_reach_tick.py): a
 rival moves only after the rival speed, only with the board up and never while paused, and a loop pass
 with nothing due allocates nothing (the heap locked)."""
 
@@ -23,7 +23,7 @@ def test_a_loop_pass_with_nothing_due_allocates_nothing(run):
     assert run["paused_pass"] is True
 
 
-def test_the_reader_loop_rests_while_people_are_to_act_and_looks_while_a_rival_is(run):
+def test_the_panel_loop_rests_while_people_are_to_act_and_looks_while_a_rival_is(run):
     # (the flow's acting(): the loop waits for a phone's move rather than looking every 10 ms)
     assert run["person_to_act_at_rest"] is True
     assert run["rival_thinking_at_rest"] is False

@@ -1,7 +1,7 @@
 # Plays a timeline of button edges and main-loop reads against pico_common.Buttons on the fake rp2
 # pins, with a fake clock, and feeds every read to the firmware's debouncer (tidebox/buttons.py).
 # stdin: {"timeline": [[ms, "press" | "release", "A"], [ms, "read"], ...]} (in time order), "edges": true
-# to give the debouncer the pins' edge times, as the reader loop does (tidebox/running.py)
+# to give the debouncer the pins' edge times, as the panel loop does (tidebox/running.py)
 # stdout: one JSON object: {"events": [[ms, "A", "short" | "long"], ...], "levels": [[ms, [a, b, c]], ...]}
 import json
 import sys

@@ -146,8 +146,8 @@ def final(panel):
 
 
 def new_course(panel):
-    """A fresh course at the same table, saved like any change (Box.restart)."""
+    """A fresh course at the same table, saved like any change (Box.rematch)."""
     box = panel.box
     course = game.new_course(box.state, box.random_below)  # a refusal keeps its status
-    box.restart(course)
+    box.rematch(course)
     panel.home()

@@ -68,7 +68,7 @@ def tick(panel, now):
     Rivals wait while the reader has paused them or has a menu, a question or the resume screen up;
     their thinking time starts again when the board is back.
 
-    The choice and the move are two passes of the reader loop: choosing (up to ~80 ms on the RP2040)
+    The choice and the move are two passes of the panel loop: choosing (up to ~80 ms on the RP2040)
     and then moving, saving (a sector erase stalls the core ~45 ms) and drawing in one pass held the
     buttons and the phones for up to ~300 ms. A choice is made for the state and move count it was
     made on: anything that changes them in between (a phone's new game) drops it."""
@@ -99,7 +99,7 @@ def tick(panel, now):
 
 def acting(panel):
     """Whether a rival may act before the box changes: one is to act (thinking, or its choice made), or
-    the box changed since tick last looked. Else the reader loop may rest until a phone's move."""
+    the box changed since tick last looked. Else the panel loop may rest until a phone's move."""
     clock = panel.kept
     box = panel.box
     return clock["due"] is not None or clock["state"] is not box.state or clock["seq"] != box.seq

@@ -216,9 +216,9 @@ def final(panel):
 
 def rematch(panel):
     """The same table again: the rules reverse the seating order and pick a different first player;
-    Box.restart plays it at once (a failed save puts back the finished game and is refused)."""
+    Box.rematch plays it at once (a failed save puts back the finished game and is refused)."""
     box = panel.box
     state = game.rematch(box.state, box.random_below)  # refused (409) before the game is over
-    box.restart(state)
+    box.rematch(state)
     panel.kept["seen"] = 0
     panel.home()

@@ -1,4 +1,4 @@
-"""Box.restart, the core's hook for a fresh game at the same table (Paper Current's new course, the
+"""Box.rematch, the core's hook for a fresh game at the same table (Paper Current's new course, the
 Quiet Dividend's rematch), on the real firmware under MicroPython: the new game is played at once,
 the old game's moves are stale, undo and what the screen showed are cleared, it is saved before
 anyone hears of it, and a failed save puts back what flash holds."""
@@ -13,7 +13,7 @@ from micropython_runner import MP_SCRIPTS
 @pytest.fixture(scope="module")
 def seen(mp, tmp_path_factory):
     state = tmp_path_factory.mktemp("restart")
-    proc = mp.run(MP_SCRIPTS / "box_restart.py", env={"TIDEBOX_STATE_DIR": str(state)})
+    proc = mp.run(MP_SCRIPTS / "box_rematch.py", env={"TIDEBOX_STATE_DIR": str(state)})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 

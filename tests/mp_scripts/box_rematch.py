@@ -1,6 +1,6 @@
-# Box.restart under MicroPython: a fresh game at the same table (a rematch, a new course) is played at
+# Box.rematch under MicroPython: a fresh game at the same table (a rematch, a new course) is played at
 # once, the old game's moves go stale, undo and what the screen showed are cleared, and a failed save
-# puts back what flash holds. Prints one JSON object of what was seen, for tests/test_box_restart.py.
+# puts back what flash holds. Prints one JSON object of what was seen, for tests/test_box_rematch.py.
 import json
 import os
 
@@ -44,7 +44,7 @@ rules = box.rules
 for name in ("Pat", "Mo", "Di"):
     box.join(name)
 fresh = rules.new_game(list(box.seats.names), {"setup": "seasonal", "first": 1}, box.random_below)
-out["refused_before_play"] = refusal(lambda: box.restart(fresh))
+out["refused_before_play"] = refusal(lambda: box.rematch(fresh))
 box.to_setup()
 box.options["first"] = 0
 box.start_game()
@@ -53,7 +53,7 @@ box.show("payout", 1)
 out["before"] = {"seq": box.seq, "can_undo": box.can_undo(), "shown": box.shown}
 version = box.version
 del notified[:]
-box.restart(fresh)
+box.rematch(fresh)
 saved = storage.load("game.json")
 out["after"] = {
     "phase": box.phase, "seq": box.seq, "can_undo": box.can_undo(), "shown": box.shown,
@@ -75,13 +75,13 @@ out["over"] = box.phase
 flash = storage.load("game.json")
 storage.failing = True
 again = rules.rematch(box.state, box.random_below)
-out["failed_save"] = refusal(lambda: box.restart(again))
+out["failed_save"] = refusal(lambda: box.rematch(again))
 out["after_failed_save"] = {
     "phase": box.phase, "seq": box.seq == flash["seq"], "is_over": rules.is_over(box.state),
     "state_is_flash": rules.to_dict(box.state) == flash["game"],
 }
 storage.failing = False
-box.restart(again)
+box.rematch(again)
 out["rematch"] = {"phase": box.phase, "seq_up": box.seq == flash["seq"] + 1, "over": rules.is_over(box.state),
                   "saved": storage.load("game.json")["game"] == rules.to_dict(again)}
 print(json.dumps(out))
