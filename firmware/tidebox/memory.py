@@ -28,7 +28,7 @@ REQUESTS = const(2)  # a request the box had no memory to read or answer (ended 
 #   means no phone can see the game;
 # - 8 requests over 1 s: the box cannot even read what the phones send.
 LIMITS = ((3, 0), (8, 5000), (8, 1000))
-KINDS = ("moves", "views", "requests")  # their names, for the logs
+KINDS = ("moves", "views", "requests")  # their names, for the logs and the tests
 
 
 class Shortages:
@@ -41,7 +41,6 @@ class Shortages:
         self.in_a_row = [0, 0, 0]
         self.since = [0, 0, 0]
         self.reboot_due = False
-        self.why = None  # the kind whose run made the reboot due, or None (put back failed)
 
     def miss(self, kind):
         """One shortage of `kind`; its run long enough (LIMITS) makes a reboot due."""
@@ -51,9 +50,8 @@ class Shortages:
             self.since[kind] = now
         runs[kind] += 1
         most, over_ms = LIMITS[kind]
-        if runs[kind] >= most and time.ticks_diff(now, self.since[kind]) >= over_ms and not self.reboot_due:
+        if runs[kind] >= most and time.ticks_diff(now, self.since[kind]) >= over_ms:
             self.reboot_due = True
-            self.why = kind
 
     def fine(self, kind):
         """A success of `kind`: its run ends."""
@@ -63,9 +61,6 @@ class Shortages:
         """RAM holds the game unlike flash, and putting it back found no memory either: only a
         reboot, which reads flash, mends it."""
         self.reboot_due = True
-
-    def run(self, kind):
-        return self.in_a_row[kind]
 
 
 # ------------------------------------------------------------ tries after a reboot

@@ -17,7 +17,7 @@ def runs_of(kind, apart_ms):
         shortages.miss(kind)
         due.append(shortages.reboot_due)
         clock[0] += apart_ms
-    return due, shortages.why
+    return due
 
 
 out = {"limits": memory.LIMITS}
@@ -43,5 +43,5 @@ for kind, name in enumerate(memory.KINDS):
     out[name]["after_fine"] = shortages.reboot_due
 shortages = memory.Shortages(lambda: clock[0])
 shortages.lost()
-out["lost"] = [shortages.reboot_due, shortages.why]
+out["lost"] = shortages.reboot_due
 print(json.dumps(out))
