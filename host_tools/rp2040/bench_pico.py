@@ -79,6 +79,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import build  # noqa: E402
 import sim_pico  # noqa: E402
+from pico_box import Chip, ChipError, find_key  # noqa: E402
 from table import firmware_games  # noqa: E402
 
 OUT = build.ROOT / "build" / "bench-pico"
@@ -189,20 +190,6 @@ def press_and_wait(emu, button, what, hold_ms=120):
     emu.press(button, hold_ms)
     wait(emu, lambda s, n=before: s["panel"]["frames"] > n, what, 60)
     return settled(emu, 1.0)
-
-
-def find_key(obj, key):
-    """The first value under `key` anywhere in a view (dicts and lists), or None."""
-    if isinstance(obj, dict):
-        if key in obj:
-            return obj[key]
-        obj = list(obj.values())
-    if isinstance(obj, list):
-        for v in obj:
-            found = find_key(v, key)
-            if found is not None:
-                return found
-    return None
 
 
 def loop_rows(status, what):
@@ -345,8 +332,6 @@ def pearl_reach(flash_out, wall_s, rows):
 def whole_game(flash_out, play, phones_n, rows):
     """`play` (one of evening_pico.py's players: its setup presses and its play) played whole on a fresh
     chip by `phones_n` phones polling once a chip second."""
-    import evening_pico  # imports this module: here, not at the top
-
     games = firmware_games()
     title = games.load(play.game).TITLE
     flash = sim_pico.prepare(flash_out, fresh=True)
@@ -362,7 +347,7 @@ def whole_game(flash_out, play, phones_n, rows):
             phones.join()
             phones.start_polling()
             emu._call("/monitor", {})  # the heap from the setup on
-            chip = evening_pico.Chip(emu)
+            chip = Chip(emu)
             for button in play.setup:
                 chip.press(button)
             start, wall0 = emu.status(), time.monotonic()
@@ -435,35 +420,6 @@ def fresh_box(work, base, log_name):
     return emu
 
 
-def reader(emu, button, long=False):
-    """The reader presses a button (a long press: 800 ms) and lets go; returns once the chip has run
-    600 ms past the release and drawn a frame since the press (the screen's own waits are the pages')."""
-    before = emu.status()["panel"]["frames"]
-    emu.press(button, 800 if long else 120)
-    pressed = emu.status()["last_press"]
-    release = pressed.get("release_ms") or pressed["at_ms"] + (800 if long else 120)
-    wait(emu, lambda s: s["panel"]["frames"] > before and s["uptime_ms"] >= release + 600,
-         "the box's answer to %s%s" % ("a long " if long else "", button), timeout=300)
-    return pressed
-
-
-def api_view(emu, token):
-    code, view, _ = emu.phone("GET", "/api/state", token=token, timeout=120)
-    if code != 200:
-        raise SystemExit("bench-pico: a phone's state: %s %s" % (code, view))
-    return view
-
-
-def wait_view(emu, token, condition, what, timeout=300):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        view = api_view(emu, token)
-        if condition(view):
-            return view
-        time.sleep(0.5)
-    raise SystemExit("bench-pico: %s did not happen; the view: %s" % (what, view))
-
-
 def token_tide_crossing(work, base, rows, checks, rounds=None):
     """The short crossing: three Chromium phones join by the page, the reader starts the short deck on
     the box, four rounds (each phone types its allocation and locks it; the reader reveals, C then a
@@ -511,11 +467,12 @@ def token_tide_crossing(work, base, rows, checks, rounds=None):
                     raise SystemExit("bench-pico: %s's reveal does not show %s's %s" % (names[me], n, a))
 
     emu = fresh_box(work, base, "token-tide")
+    chip = Chip(emu)
     expect.set_options(timeout=PAGE_WAIT_S * 1000)
     url = "http://127.0.0.1:%d/" % emu.http_port
     joins, reveals, reveals_chip, first_chip = [], [], [], []
     try:
-        reader(emu, "C")  # Token Tide, the menu's first game: its join screen
+        chip.press("C")  # Token Tide, the menu's first game: its join screen
         start_wall, start = time.monotonic(), emu.status()
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
@@ -536,10 +493,10 @@ def token_tide_crossing(work, base, rows, checks, rounds=None):
                     phone.expect_text("#seatsHead", "At the table: 3 players")
                 checks.append("three phones joined by the page (name, Join, the lobby with all three)")
                 # the reader: setup, the deck line to "short crossing", the first tide card
-                reader(emu, "C")
-                reader(emu, "B")
-                reader(emu, "B")
-                reader(emu, "C")
+                chip.press("C")
+                chip.press("B")
+                chip.press("B")
+                chip.press("C")
                 totals = [0, 0, 0]
                 played = pf.SHORT if rounds is None else pf.SHORT[:rounds]
                 for r, card in enumerate(played):
@@ -547,7 +504,7 @@ def token_tide_crossing(work, base, rows, checks, rounds=None):
                     for phone in phones:
                         pf.expect_round(phone, r, 4, card)
                         phone.call("() => { window.__responses = []; }")
-                    reader(emu, "C")  # the card's C: the allocation and its timer
+                    chip.press("C")  # the card's C: the allocation and its timer
                     for phone in phones:
                         phone.expect_visible("#timer")
                     for phone, allocation in zip(phones, allocations):
@@ -556,17 +513,17 @@ def token_tide_crossing(work, base, rows, checks, rounds=None):
                         pf.lock(phone, allocation)  # the page shows it locked as sent
                     for phone, allocation, name in zip(phones, allocations, names):
                         phone.expect_text("#status", ready_text)
-                        mine = api_view(emu, phone.token())["game"]
+                        mine = chip.view(phone.token())["game"]
                         if mine["mine"] != allocation or not mine["locked"]:
                             raise SystemExit("bench-pico: the box holds %s for %s, sent %s locked"
                                              % (mine["mine"], name, allocation))
                     no_leaks(phones, allocations, text_too=r == 0)
                     best, lines, totals = pf.expected_reveal(names, card, allocations, totals)
-                    reader(emu, "C")  # the reveal's first step
+                    chip.press("C")  # the reveal's first step
                     for phone in phones:
                         pf.expect_reveal_step(phone, 0, best, lines)
                     t0 = time.monotonic()
-                    pressed = reader(emu, "C", long=True)  # straight to the standings: everything at once
+                    pressed = chip.press("C", long=True)  # straight to the standings: everything at once
                     seen = {}
                     deadline = time.monotonic() + PAGE_WAIT_S
                     while len(seen) < 3 and time.monotonic() < deadline:
@@ -588,8 +545,8 @@ def token_tide_crossing(work, base, rows, checks, rounds=None):
                         break  # the last round asked for, to its reveal
                     # the rest of the stepped reveal on the box: C until the phones leave the reveal
                     for _ in range(8):
-                        reader(emu, "C")
-                        view = api_view(emu, phones[0].token())["game"]
+                        chip.press("C")
+                        view = chip.view(phones[0].token())["game"]
                         if view["round"] > r or view["phase"] == "over":
                             break
                     else:
@@ -602,7 +559,7 @@ def token_tide_crossing(work, base, rows, checks, rounds=None):
                               "phone's reveal shows every allocation, the winning amounts, each island's "
                               "points and reasons and the totals as tidebox's rules score them under CPython")
                 if len(played) == len(pf.SHORT):  # the whole crossing: its final standings
-                    view = wait_view(emu, phones[0].token(), lambda v: v["game"]["phase"] == "over",
+                    view = chip.wait_view(phones[0].token(), lambda v: v["game"]["phase"] == "over",
                                      "the final")
                     box_totals = [pl["total"] for pl in view["game"]["players"]]
                     winners = view["game"]["winners"]
@@ -627,7 +584,7 @@ def token_tide_crossing(work, base, rows, checks, rounds=None):
     finally:
         emu.stop()
     wall = end_wall - start_wall
-    chip = (end["emulated_ms"] - start["emulated_ms"]) / 1000
+    chip_s = (end["emulated_ms"] - start["emulated_ms"]) / 1000
     rows.append(("Token Tide short crossing, 3 Chromium phones (375x667): a phone's join by the page, "
                  "Join to the lobby (median / worst of 3; chip, wall)",
                  "%.1f / %.1f s chip; %.1f / %.1f s wall" % (
@@ -641,51 +598,45 @@ def token_tide_crossing(work, base, rows, checks, rounds=None):
     rows.append(("  the crossing from the first join to %s on every phone (chip, wall; the emulator's speed "
                  "then)" % ("the final standings" if len(reveals) == len(flow_modules().SHORT) else
                             "the last round's reveal"),
-                 "%.0f s chip; %.0f s wall; %.2f x real time" % (chip, wall, chip / wall), "-"))
-    return chip / wall
+                 "%.0f s chip; %.0f s wall; %.2f x real time" % (chip_s, wall, chip_s / wall), "-"))
+    return chip_s / wall
 
 
-def join_api(emu, name):
-    code, answer, _ = emu.phone("POST", "/api/join", {"name": name}, timeout=120)
-    if code != 200:
-        raise SystemExit("bench-pico: %s could not join: %s %s" % (name, code, answer))
-    return answer["token"]
-
-
-def move_api(emu, token, move, args, seq):
-    code, answer, _ = emu.phone("POST", "/api/move", {"move": move, "args": args, "seq": seq}, token=token,
-                                timeout=120)
+def move_api(chip, token, move, args, seq):
+    """A phone's move that the box must take: its answer."""
+    code, answer = chip.move(token, move, args, seq)
     if code != 200:
         raise SystemExit("bench-pico: the move %s %s: %s %s" % (move, args, code, answer))
     return answer
 
 
-def open_game(emu, index, people):
+def open_game(chip, index, people):
     """From the game menu: the index-th game (A moves down), its join screen, `people` phones joined
     by the API, then setup and start with the default options (C, C). Returns the tokens."""
     for _ in range(index):
-        reader(emu, "A")
-    reader(emu, "C")
-    tokens = [join_api(emu, name) for name in ("Ada", "Bo")[:people]]
-    reader(emu, "C")
-    reader(emu, "C")
+        chip.press("A")
+    chip.press("C")
+    tokens = [chip.join(name) for name in ("Ada", "Bo")[:people]]
+    chip.press("C")
+    chip.press("C")
     return tokens
 
 
 def quiet_dividend_turn(work, base, rows, checks):
     """Two phones; the seat whose turn it is takes the first legal turn its view offers."""
     emu = fresh_box(work, base, "quiet-dividend")
+    chip = Chip(emu)
     try:
-        tokens = open_game(emu, 1, 2)
-        before = wait_view(emu, tokens[0], lambda v: v.get("box") == "play"
+        tokens = open_game(chip, 1, 2)
+        before = chip.wait_view(tokens[0], lambda v: v.get("box") == "play"
                            and v["game"]["turn"] is not None, "The Quiet Dividend's first turn")
         seat = before["game"]["turn"]
-        mine = api_view(emu, tokens[seat])
+        mine = chip.view(tokens[seat])
         legal = mine["game"]["legal"]
         m = legal[0]
         s0, t0 = emu.status(), time.monotonic()
-        move_api(emu, tokens[seat], m["move"], m["args"], mine["seq"])
-        after = api_view(emu, tokens[1 - seat])
+        move_api(chip, tokens[seat], m["move"], m["args"], mine["seq"])
+        after = chip.view(tokens[1 - seat])
         s1, wall = emu.status(), time.monotonic() - t0
         g0, g1 = before["game"], after["game"]
         order = g0["order"]
@@ -712,27 +663,28 @@ def paper_current_round(work, base, rows, checks):
     from tidebox.games.paper_current import rules as pc
 
     emu = fresh_box(work, base, "paper-current")
+    chip = Chip(emu)
     try:
-        tokens = open_game(emu, 2, 2)
+        tokens = open_game(chip, 2, 2)
         s0, t0 = emu.status(), time.monotonic()
-        view = wait_view(emu, tokens[0], lambda v: v.get("box") == "play", "Paper Current's first round")
+        view = chip.wait_view(tokens[0], lambda v: v.get("box") == "play", "Paper Current's first round")
         for _ in range(20):
             if view["game"]["phase"] != "launch":
                 break
-            reader(emu, "C")
-            view = api_view(emu, tokens[0])
+            chip.press("C")
+            view = chip.view(tokens[0])
         if view["game"]["phase"] != "score":
             raise SystemExit("bench-pico: Paper Current's launches did not end: %s" % view["game"])
         results = [(0, 1, 2, 2)[b % 4] for b in range(8)]
         seq = view["seq"]
         for boat, result in enumerate(results, 1):
-            answer = move_api(emu, tokens[boat % 2], "set_result",
+            answer = move_api(chip, tokens[boat % 2], "set_result",
                               {"boat": boat, "result": result, "was": None}, seq)
             seq = answer.get("seq", seq + 1) if isinstance(answer, dict) else seq + 1
         card = view["game"]["card"]
         card_id = card["id"] if isinstance(card, dict) else card[0]
-        reader(emu, "C")  # the round confirmed
-        after = wait_view(emu, tokens[1], lambda v: v["game"]["round_scores"],
+        chip.press("C")  # the round confirmed
+        after = chip.wait_view(tokens[1], lambda v: v["game"]["round_scores"],
                           "Paper Current's round confirmed")
         s1, wall = emu.status(), time.monotonic() - t0
         expected = pc.round_score(card_id, results)
@@ -753,17 +705,18 @@ def pearl_reach_turn(work, base, rows, checks):
     """One phone and the setup's default rival: the phone places on its cheapest free cell, then the
     rival's move comes back to the phone."""
     emu = fresh_box(work, base, "pearl-reach")
+    chip = Chip(emu)
     try:
-        (token,) = open_game(emu, 3, 1)
-        view = wait_view(emu, token, lambda v: v.get("box") == "play"
+        (token,) = open_game(chip, 3, 1)
+        view = chip.wait_view(token, lambda v: v.get("box") == "play"
                          and v["game"]["you"] in v["game"]["to_act"], "Pearl Reach's first phone turn")
         me = view["game"]["you"]
         costs = view["game"]["costs"]
         cell = min((c for c, cost in enumerate(costs) if cost is not None), key=lambda c: (costs[c], c))
         placed0 = sum(1 for b in view["game"]["bays"] for c in b["cells"] if c is not None)
         s0, t0 = emu.status(), time.monotonic()
-        move_api(emu, token, "place", {"cell": cell}, view["seq"])
-        after = wait_view(emu, token, lambda v: me in v["game"]["to_act"] or v["game"]["winners"],
+        move_api(chip, token, "place", {"cell": cell}, view["seq"])
+        after = chip.wait_view(token, lambda v: me in v["game"]["to_act"] or v["game"]["winners"],
                           "the rival's move back to the phone", timeout=600)
         s1, wall = emu.status(), time.monotonic() - t0
         rows_n = view["game"]["rows"]
@@ -1011,4 +964,8 @@ def bench(args):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except (ChipError, sim_pico.SimError) as e:  # the box or the emulator, through pico_box.Chip
+        print("bench-pico: %s" % e, file=sys.stderr)
+        sys.exit(1)
