@@ -71,6 +71,19 @@ def game_walk(mp, tmp_path_factory):
 
 
 @pytest.fixture
+def real_box(sim_tree, tmp_path):
+    """The firmware's box on the simulator (a BoxProcess under MicroPython, on tmp_path / "state"),
+    started and left on its first screen; stopped at the end of the test. Not `box`: in the phone
+    page's tests (tests/page_fakebox.py) `box` is the stand-in box's control. Several boxes, or other
+    options: new_box."""
+    from boxrig import BoxProcess
+
+    box = BoxProcess(sim_tree, tmp_path / "state").start()
+    yield box
+    box.stop()
+
+
+@pytest.fixture
 def new_box(sim_tree, tmp_path):
     """Starts real boxes (the firmware under MicroPython), each waiting on its join screen; all are
     stopped when the test ends. new_box(env={...}) passes extra settings to the board."""

@@ -4,10 +4,9 @@ left to resume, and the same people can start another game at once. Run right af
 started, and in the later phases of the games that have them (Token Tide's reveal, Paper Current's
 scoring).
 
-Every test runs the real firmware under MicroPython (BoxProcess)."""
+Every test runs the real firmware under MicroPython (the real_box fixture, tests/conftest.py)."""
 
 import pytest
-from boxrig import BoxProcess
 from table import firmware_games
 
 pytestmark = pytest.mark.slow  # the real firmware, restarting itself
@@ -51,48 +50,41 @@ def assert_table_kept(box, tokens):
     assert box.status()["screen"] == "choose"
 
 
-@pytest.fixture
-def box(sim_tree, tmp_path):
-    box = BoxProcess(sim_tree, tmp_path / "state").start()
-    yield box
-    box.stop()
-
-
 @pytest.mark.parametrize("game", games())
-def test_end_game_right_after_the_start_keeps_the_table(box, game):
-    tokens = started(box, game)
-    end_game(box)
-    assert_table_kept(box, tokens)
+def test_end_game_right_after_the_start_keeps_the_table(real_box, game):
+    tokens = started(real_box, game)
+    end_game(real_box)
+    assert_table_kept(real_box, tokens)
     # Switched off and on: the table at the game menu, no game to resume.
-    box.kill()
-    box.start()
-    box.wait_screen("resume", timeout=15)
-    assert box.press("C") == "choose"
-    assert_table_kept(box, tokens)
+    real_box.kill()
+    real_box.start()
+    real_box.wait_screen("resume", timeout=15)
+    assert real_box.press("C") == "choose"
+    assert_table_kept(real_box, tokens)
     # and the same people start the next game
-    assert box.choose(games()[0]) == "join"
-    assert [s["name"] for s in box.state(tokens[0])["seats"]] == list(NAMES)
+    assert real_box.choose(games()[0]) == "join"
+    assert [s["name"] for s in real_box.state(tokens[0])["seats"]] == list(NAMES)
 
 
-def test_end_game_at_token_tides_reveal(box):
-    tokens = started(box, "token_tide")
-    box.press("C")  # the card's C: the allocation and its timer
+def test_end_game_at_token_tides_reveal(real_box):
+    tokens = started(real_box, "token_tide")
+    real_box.press("C")  # the card's C: the allocation and its timer
     for token in tokens:
-        box.move(token, "allocate", {"allocation": [3, 2, 2], "ready": True})
-    box.press("C")  # the reveal's first step
-    assert box.state(tokens[0])["game"]["phase"] == "revealed"
-    end_game(box)
-    assert_table_kept(box, tokens)
+        real_box.move(token, "allocate", {"allocation": [3, 2, 2], "ready": True})
+    real_box.press("C")  # the reveal's first step
+    assert real_box.state(tokens[0])["game"]["phase"] == "revealed"
+    end_game(real_box)
+    assert_table_kept(real_box, tokens)
 
 
-def test_end_game_while_paper_current_is_scored(box):
-    tokens = started(box, "paper_current")
+def test_end_game_while_paper_current_is_scored(real_box):
+    tokens = started(real_box, "paper_current")
     for _ in range(20):
-        if box.state(tokens[0])["game"]["phase"] == "score":
+        if real_box.state(tokens[0])["game"]["phase"] == "score":
             break
-        box.press("C")  # the card's pages, then a launch a press
-    assert box.state(tokens[0])["game"]["phase"] == "score"
-    view = box.state(tokens[0])
-    box.move(tokens[0], "set_result", {"boat": 1, "result": 2, "was": None}, seq=view["seq"])
-    end_game(box, long=True)  # on the results, a short A picks the next boat
-    assert_table_kept(box, tokens)
+        real_box.press("C")  # the card's pages, then a launch a press
+    assert real_box.state(tokens[0])["game"]["phase"] == "score"
+    view = real_box.state(tokens[0])
+    real_box.move(tokens[0], "set_result", {"boat": 1, "result": 2, "was": None}, seq=view["seq"])
+    end_game(real_box, long=True)  # on the results, a short A picks the next boat
+    assert_table_kept(real_box, tokens)

@@ -15,7 +15,7 @@ import re
 import threading
 
 import pytest
-from boxrig import Background, BoxProcess
+from boxrig import Background
 
 import fuzzing
 
@@ -188,29 +188,22 @@ def fuzzing_token(request):
     return None
 
 
-@pytest.fixture
-def box(sim_tree, tmp_path):
-    b = BoxProcess(sim_tree, tmp_path / "state").start()
-    b.choose()
-    yield b
-    b.stop()
-
-
-def test_no_allocation_is_seen_before_its_reveal(box, tmp_path):
+def test_no_allocation_is_seen_before_its_reveal(real_box, tmp_path):
+    real_box.choose()  # on Token Tide's join screen
     rng = random.Random(77)
-    transcript = fuzzing.Transcript(box.port)
+    transcript = fuzzing.Transcript(real_box.port)
     tokens = {}
     for name in fuzzing.NAMES:
         joined = transcript.call("join", "POST", "/api/join", {"name": name}).json()
         tokens[joined["seat"]] = joined["token"]
     audit = Audit(tokens)
     audit.no_stray_tokens(transcript.take())
-    with Phones(box, tokens, transcript) as phones:
-        fuzzing.start_game(box)
+    with Phones(real_box, tokens, transcript) as phones:
+        fuzzing.start_game(real_box)
         rounds = 0
-        while box.state()["box"] != "over":
-            round_number = box.state()["game"]["round"]
-            assert box.press("C") == "allocate"
+        while real_box.state()["box"] != "over":
+            round_number = real_box.state()["game"]["round"]
+            assert real_box.press("C") == "allocate"
             audit.no_stray_tokens(transcript.take())  # the previous reveal: public by now
             secrets = {seat: [] for seat in tokens}
             for seat in rng.sample(sorted(tokens), len(tokens)):
@@ -234,10 +227,10 @@ def test_no_allocation_is_seen_before_its_reveal(box, tmp_path):
                     break
                 phones.stop.wait(0.1)
             audit.before_reveal(transcript.take(), secrets, round_number)
-            assert box.press("C") == "reveal"
-            revealed = box.state()["game"]["last"]
+            assert real_box.press("C") == "reveal"
+            revealed = real_box.state()["game"]["last"]
             assert [row["allocation"] for row in revealed["rows"]] == [secrets[s][-1] for s in sorted(tokens)]
-            while box.press("C") == "reveal":
+            while real_box.press("C") == "reveal":
                 pass
             rounds += 1
         assert phones.errors == []

@@ -5,7 +5,7 @@ send moves (boards/host.py, Board.squeeze), or fails the next frame drawn (host_
 fault). The box says so on its panel, restarts itself (tidebox/restart.py) and takes the step again
 on a fresh heap: the press is never lost, and no seat, locked allocation or score is.
 
-Every test runs the real firmware under MicroPython at the test heap (BoxProcess)."""
+Every test runs the real firmware under MicroPython at the test heap (real_box, tests/conftest.py)."""
 
 import http.client
 import json
@@ -44,82 +44,73 @@ def assert_seats_kept(box, tokens):
     assert [s["name"] for s in box.state(tokens[0])["seats"]] == list(NAMES)
 
 
-@pytest.fixture
-def box(sim_tree, tmp_path):
-    from boxrig import BoxProcess
-
-    box = BoxProcess(sim_tree, tmp_path / "state").start()
-    yield box
-    box.stop()
-
-
-def test_choosing_a_game_short_of_memory_still_chooses_it(box):
-    tokens = seated(box)
-    boot = box.status()["boot"]
+def test_choosing_a_game_short_of_memory_still_chooses_it(real_box):
+    tokens = seated(real_box)
+    boot = real_box.status()["boot"]
     # Token Tide's rules need kilobytes to load: with 2 KB free the choice finds no room
-    screen = box.press("C", squeeze=2048)
+    screen = real_box.press("C", squeeze=2048)
     assert screen == "join"
-    assert_back(box, boot, "join")
-    assert box.state(tokens[0])["kind"] == "token_tide"
-    assert_seats_kept(box, tokens)
+    assert_back(real_box, boot, "join")
+    assert real_box.state(tokens[0])["kind"] == "token_tide"
+    assert_seats_kept(real_box, tokens)
 
 
-def test_the_setup_screen_short_of_memory_is_still_shown(box):
-    tokens = seated(box)
-    box.press("C")  # Token Tide's join screen
-    boot = box.status()["boot"]
-    assert box.press("C", fault="draw") == "setup"
-    assert_back(box, boot, "setup")
-    assert_seats_kept(box, tokens)
+def test_the_setup_screen_short_of_memory_is_still_shown(real_box):
+    tokens = seated(real_box)
+    real_box.press("C")  # Token Tide's join screen
+    boot = real_box.status()["boot"]
+    assert real_box.press("C", fault="draw") == "setup"
+    assert_back(real_box, boot, "setup")
+    assert_seats_kept(real_box, tokens)
 
 
-def test_starting_a_game_short_of_memory_still_starts_it(box):
-    tokens = seated(box)
-    box.press("C")
-    box.press("C")  # setup
-    boot = box.status()["boot"]
+def test_starting_a_game_short_of_memory_still_starts_it(real_box):
+    tokens = seated(real_box)
+    real_box.press("C")
+    real_box.press("C")  # setup
+    boot = real_box.status()["boot"]
     # started (saved), and no room to draw its first screen: back in the game, the card shown
-    assert box.press("C", fault="draw") == "card"
-    assert_back(box, boot, "card")
-    view = box.state(tokens[0])
+    assert real_box.press("C", fault="draw") == "card"
+    assert_back(real_box, boot, "card")
+    view = real_box.state(tokens[0])
     assert view["box"] == "play" and view["game"]["round"] == 0
-    assert_seats_kept(box, tokens)
+    assert_seats_kept(real_box, tokens)
 
 
-def test_a_screen_short_of_memory_mid_game_loses_no_locked_allocation(box):
-    tokens = seated(box)
-    box.press("C")
-    box.press("C")
-    box.press("C")  # the tide card
-    box.allocate(tokens[0], [3, 2, 2])  # locked, and so saved
-    saved = json.loads((Path(box.state_dir) / "game.json").read_text())["game"]
-    boot = box.status()["boot"]
+def test_a_screen_short_of_memory_mid_game_loses_no_locked_allocation(real_box):
+    tokens = seated(real_box)
+    real_box.press("C")
+    real_box.press("C")
+    real_box.press("C")  # the tide card
+    real_box.allocate(tokens[0], [3, 2, 2])  # locked, and so saved
+    saved = json.loads((Path(real_box.state_dir) / "game.json").read_text())["game"]
+    boot = real_box.status()["boot"]
     # On to the allocation screen (its countdown is not saved), with no room to draw it: the box
     # comes back on the card, nothing saved since, and presses C again.
-    assert box.press("C", fault="draw") == "allocate"
-    assert_back(box, boot, "allocate")
-    mine = box.state(tokens[0])["game"]
+    assert real_box.press("C", fault="draw") == "allocate"
+    assert_back(real_box, boot, "allocate")
+    mine = real_box.state(tokens[0])["game"]
     assert mine["mine"] == [3, 2, 2] and mine["locked"] is True
-    after = json.loads((Path(box.state_dir) / "game.json").read_text())["game"]
+    after = json.loads((Path(real_box.state_dir) / "game.json").read_text())["game"]
     assert after["hidden"] == saved["hidden"] and after["locked"] == saved["locked"]
-    assert_seats_kept(box, tokens)
+    assert_seats_kept(real_box, tokens)
 
 
-def test_a_phone_move_short_of_memory_changes_nothing_and_says_so(box):
-    tokens = seated(box)
-    box.press("C")
-    box.press("C")
-    box.press("C")
-    box.allocate(tokens[0], [3, 2, 2])
-    others = box.state(tokens[0])["game"]
+def test_a_phone_move_short_of_memory_changes_nothing_and_says_so(real_box):
+    tokens = seated(real_box)
+    real_box.press("C")
+    real_box.press("C")
+    real_box.press("C")
+    real_box.allocate(tokens[0], [3, 2, 2])
+    others = real_box.state(tokens[0])["game"]
     try:
-        box.api("POST", "/sim/fault", {"kind": "squeeze", "leave": 1024})
+        real_box.api("POST", "/sim/fault", {"kind": "squeeze", "leave": 1024})
     except (ApiError, OSError, http.client.HTTPException):
         pass  # squeezed before it could answer
     answers = []
     for _ in range(5):
         try:
-            box.allocate(tokens[1], [7, 0, 0])
+            real_box.allocate(tokens[1], [7, 0, 0])
             answers.append(200)
             break
         except ApiError as exc:  # a clear "try again", never a move half made
@@ -130,15 +121,15 @@ def test_a_phone_move_short_of_memory_changes_nothing_and_says_so(box):
             answers.append("dropped")  # no room to read it: closed at once, as lwIP does (the page retries)
     assert 503 in answers or "dropped" in answers, "the squeeze left room for everything: %s" % answers
     try:
-        box.api("POST", "/sim/fault", {"kind": "release"})
+        real_box.api("POST", "/sim/fault", {"kind": "release"})
     except (ApiError, OSError, http.client.HTTPException):
-        box.status(timeout=15)  # the box restarted itself meanwhile (restart.py): nothing is held now
+        real_box.status(timeout=15)  # the box restarted itself meanwhile (restart.py): nothing is held now
     if answers[-1] != 200:
-        box.allocate(tokens[1], [7, 0, 0])  # with room again the same move is made, once
-    mine = box.state(tokens[1])["game"]
+        real_box.allocate(tokens[1], [7, 0, 0])  # with room again the same move is made, once
+    mine = real_box.state(tokens[1])["game"]
     assert mine["mine"] == [7, 0, 0] and mine["locked"] is True
-    theirs = box.state(tokens[0])["game"]
+    theirs = real_box.state(tokens[0])["game"]
     assert theirs["mine"] == others["mine"] == [3, 2, 2] and theirs["locked"] is True
-    saved = json.loads((Path(box.state_dir) / "game.json").read_text())["game"]
+    saved = json.loads((Path(real_box.state_dir) / "game.json").read_text())["game"]
     assert saved["hidden"][:2] == [[3, 2, 2], [7, 0, 0]]
-    assert_seats_kept(box, tokens)
+    assert_seats_kept(real_box, tokens)

@@ -9,7 +9,6 @@ import io
 import json
 
 import pytest
-from boxrig import BoxProcess
 from game_drivers import DRIVERS
 from table import Table, back_to_menu, firmware_games
 
@@ -45,20 +44,13 @@ def end_game(box):
     box.wait_screen("choose", timeout=15)
 
 
-@pytest.fixture
-def box(sim_tree, tmp_path):
-    box = BoxProcess(sim_tree, tmp_path / "state").start()
-    yield box
-    box.stop()
-
-
-def test_a_finished_game_and_an_ended_one_are_tonights_scores_until_a_new_table(box):
-    assert tonight(box) == []
+def test_a_finished_game_and_an_ended_one_are_tonights_scores_until_a_new_table(real_box):
+    assert tonight(real_box) == []
     table = Table()
-    final, _ = DRIVERS["quiet_dividend"]().play(box, table)
+    final, _ = DRIVERS["quiet_dividend"]().play(real_box, table)
     assert final["box"] == "over"
-    back_to_menu(box)
-    [played] = tonight(box)
+    back_to_menu(real_box)
+    [played] = tonight(real_box)
     assert played["game"] == "quiet_dividend" and played["ended"] is False
     assert played["names"] == table.names
     assert played["points"] == final["game"]["totals"]  # everybody's, as the phones were told at the end
@@ -66,55 +58,55 @@ def test_a_finished_game_and_an_ended_one_are_tonights_scores_until_a_new_table(
     best = max(played["points"])
 
     # Token Tide, ended from the box right after its start: in the scores as ended, nobody won
-    box.choose("token_tide")
-    box.press("C")  # setup
-    box.press("C")  # the first card
-    assert box.state(table.tokens[0])["box"] == "play"
-    end_game(box)
-    first, second = tonight(box)
+    real_box.choose("token_tide")
+    real_box.press("C")  # setup
+    real_box.press("C")  # the first card
+    assert real_box.state(table.tokens[0])["box"] == "play"
+    end_game(real_box)
+    first, second = tonight(real_box)
     assert first == played
     assert second["game"] == "token_tide" and second["ended"] is True and second["winners"] == []
     assert second["names"] == table.names and second["points"] == [0] * len(table.names)
 
     # switched off and on: still there, and on the box as the game menu's last page
-    box.kill()
-    box.start()
-    box.wait_screen("resume", timeout=15)
-    assert box.press("C") == "choose"
-    assert tonight(box) == [first, second]
-    assert open_tonight(box) == "tonight"
-    lines = box.status()["menu"]
+    real_box.kill()
+    real_box.start()
+    real_box.wait_screen("resume", timeout=15)
+    assert real_box.press("C") == "choose"
+    assert tonight(real_box) == [first, second]
+    assert open_tonight(real_box) == "tonight"
+    lines = real_box.status()["menu"]
     winner = played["names"][played["winners"][0]]
     assert lines[0].startswith("QD ") and lines[0].endswith(" %d" % best), lines
     if len(played["winners"]) == 1:
         assert lines[0] == "QD %s %d" % (winner[:9] if len(winner) <= 9 else winner[:8] + ".", best)
     assert lines[1:] == ["TT ended", "Back"], lines
     assert all(len(line) <= 16 for line in lines)
-    assert box.press("C") == "tonight_game"  # the first game's points, best first
-    box.press("B")
+    assert real_box.press("C") == "tonight_game"  # the first game's points, best first
+    real_box.press("B")
     for _ in range(len(lines) - 1):
-        box.press("A")
-    assert box.press("C") == "choose"  # Back
-    box.press("A")  # the game menu's cursor, on its last line still, round to the first game
+        real_box.press("A")
+    assert real_box.press("C") == "choose"  # Back
+    real_box.press("A")  # the game menu's cursor, on its last line still, round to the first game
 
     # New table, from the join screen's players menu: asked first, then everyone and the scores go
-    box.choose("token_tide")
-    assert box.press("A") == "join_menu"
-    for _ in range(box.status()["menu"].index("New table")):
-        box.press("A")
-    assert box.press("C") == "confirm"
-    assert box.press("A") == "join_menu"  # no: nothing cleared
-    assert len(tonight(box)) == 2
-    assert box.press("C") == "confirm"
-    box.press("C")
-    assert tonight(box) == []
-    assert box.state()["seats"] == []
+    real_box.choose("token_tide")
+    assert real_box.press("A") == "join_menu"
+    for _ in range(real_box.status()["menu"].index("New table")):
+        real_box.press("A")
+    assert real_box.press("C") == "confirm"
+    assert real_box.press("A") == "join_menu"  # no: nothing cleared
+    assert len(tonight(real_box)) == 2
+    assert real_box.press("C") == "confirm"
+    real_box.press("C")
+    assert tonight(real_box) == []
+    assert real_box.state()["seats"] == []
 
 
-def test_tonights_scores_are_public_and_read_only(box):
-    status, _, payload = box.request("POST", "/api/tonight", body={})
+def test_tonights_scores_are_public_and_read_only(real_box):
+    status, _, payload = real_box.request("POST", "/api/tonight", body={})
     assert status == 404 and b"no such address" in payload
-    status, _, _ = box.request("GET", "/api/tonight?x=1")
+    status, _, _ = real_box.request("GET", "/api/tonight?x=1")
     assert status == 200
 
 
