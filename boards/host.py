@@ -302,6 +302,7 @@ class Board:
         self.radio = Radio()
         self.watchdog = Watchdog(self.clock)
         self.crashed_tasks = 0  # tasks restarted after a crash (tidebox/running.py, keep_running)
+        self.panel = None  # the box's Panel, set by main.py: the simulator's pages show and press it
         self.ballast = None  # squeeze(): what holds the heap full (host_heap.py)
         self.boot = int(_env("TIDEBOX_BOOT", "0"))  # interpreters run before this one
         self.tcp_gate = ConnectionGate(TCP_LIMIT, wait=True)  # a 6th connection waits, as on lwIP

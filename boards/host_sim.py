@@ -37,8 +37,8 @@ def _press(board, box, data):
         # The first frame drawn once the press is handled fails, not one already due when it began
         # (a phone's move redraws the screen the press is about to leave).
         def arm():
-            panel, before = box.panel, box.panel.presses
-            board.display.fail_when = lambda: box.panel is panel and panel.presses > before
+            panel, before = board.panel, board.panel.presses
+            board.display.fail_when = lambda: board.panel is panel and panel.presses > before
     board.buttons.press(button, ms, None if leave is None else lambda: board.squeeze(leave), arm)
     return {"pressed": button, "ms": ms}
 
@@ -102,16 +102,16 @@ def _status(board, box, request):
     measured.update({
         "frames": board.display.frames, "tones": [list(t) for t in tones],
         "tcp_peak": board.tcp_gate.peak, "tcp_waited": board.tcp_gate.waited,
-        "screen": box.panel.screen if box.panel else None,
+        "screen": board.panel.screen if board.panel else None,
         # a list on the panel (a menu): its lines and the cursor's, so a test picks a line by its words
-        "menu": [label for label, _ in box.panel.top().items] if box.panel and hasattr(
-            box.panel.top(), "items") else None,
-        "cursor": getattr(box.panel.top(), "cursor", None) if box.panel else None,
-        "presses": box.panel.presses if box.panel else 0,
+        "menu": [label for label, _ in board.panel.top().items] if board.panel and hasattr(
+            board.panel.top(), "items") else None,
+        "cursor": getattr(board.panel.top(), "cursor", None) if board.panel else None,
+        "presses": board.panel.presses if board.panel else 0,
         "mem_free": gc.mem_free(), "mem_alloc": gc.mem_alloc(),
         "feeds": board.watchdog.feeds, "crashed_tasks": board.crashed_tasks,
         "inverted": board.display.inverted,
-        "boot": board.boot, "message": box.panel.message if box.panel else "",
+        "boot": board.boot, "message": board.panel.message if board.panel else "",
         # presses not yet over: held, waiting to begin, or just released and not settled yet
         "buttons_down": len(board.buttons.held) + len(board.buttons.queued) + bool(board.buttons.settling),
     })

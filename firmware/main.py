@@ -43,6 +43,7 @@ async def main(board):
     del hotspot
     memory.let_go("hotspot_up")
     panel = Panel(box, board.display, board.buzzer)
+    board.panel = panel  # what the simulator's own pages show and press (boards/host_sim.py)
     # The join screen's codes, drawn at every boot, into a game too: the encoder's code and work,
     # let go of at once, leave a room at the bottom of the heap that the box's objects fill compactly
     # (skipped on a boot into a game, the same boot left its heap in pieces). A game lets go of the

@@ -14,6 +14,7 @@ from tidebox.seats import Seats
 
 SAVE_FILE = "game.json"
 TONIGHT_FILE = "tonight.txt"  # the night's scores (tonight.py)
+NEXT_FILE = "next.json"  # the step the box takes after it restarts itself (tidebox/restart.py)
 MAX_SEATS = 8  # the hotspot's DHCP server has 8 leases: one phone each
 
 CHOOSE = "choose"  # the reader picks the game

@@ -10,18 +10,16 @@ import gc
 
 from micropython import const
 
-# What a request costs in heap, in units of an idle poll's (about 0.7 KB on the unix port: its
-# coroutine frames; on the board also the network stack's objects): a full view answered before
-# microdot about four (its seat's own chunk, ~3 KB on the unix port; after a change the shared
-# part is rebuilt once for all phones); every other request goes through microdot, 15-25 KB, and
-# makes the next idle moment collect.
+# What a request costs in heap, in units of an idle poll's (its coroutine frames; on the board also
+# the network stack's objects): a full view answered before microdot about four (its seat's own
+# chunk; after a change the shared part is rebuilt once for all phones); every other request goes
+# through microdot, which allocates far more, and makes the next idle moment collect.
 _VIEW_REQUEST = const(4)
 _OTHER_REQUEST = const(16)
 _COLLECT_AT = const(8)  # units served since the last collection that make an idle moment collect
-# The last resort: a collection after 1/8 of the free heap is allocated (8 KB on the unix port,
-# above what eight idle polls take). Larger ones (1/2, 1/4) let the heap fragment until the
-# memory proof's game failed at 208 KB: freed blocks must be reused before long-lived ones land
-# between them.
+# The last resort: a collection after 1/8 of the free heap is allocated (above what eight idle polls
+# take). A larger share lets the heap fragment: freed blocks must be reused before long-lived ones
+# land between them.
 _LAST_RESORT = const(8)
 
 

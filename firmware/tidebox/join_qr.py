@@ -1,7 +1,7 @@
 # The join screen's two QR codes: the Wi-Fi network (WPA2, name and passphrase) and the page's
 # address, each drawn on the left 64x64 of the OLED, dark modules on a lit square (scanners need
 # dark-on-light). Both are rendered once at boot into two small frame buffers (512 bytes each);
-# after that the QR encoder (about 7 KB of heap) is no longer needed and main.py unloads it
+# after that the QR encoder (kilobytes of heap) is no longer needed and main.py unloads it
 # (nothing kept may refer to this module, or its globals would keep the encoder alive).
 import framebuf
 from micropython import const

@@ -13,9 +13,8 @@ import time
 from micropython import const
 
 from tidebox import draw, games, memory, screens
-from tidebox.box import CHOOSE, JOIN, OVER, PLAY, SETUP, GameError
+from tidebox.box import CHOOSE, JOIN, NEXT_FILE, OVER, PLAY, SETUP, GameError
 
-NEXT_FILE = "next.json"  # the step the box takes after it restarts itself (tidebox/restart.py)
 SPLASH_MS = const(1500)
 FLASH_MS = const(3000)  # a screen showing the countdown flashes this long when it reaches zero
 FLASH_HALF_MS = const(250)  # ... four times a second
@@ -59,7 +58,6 @@ class Panel:
         # From a press until its screen is shown: [button, kind, screen, box.seq] (see press).
         self.pressing = [None, None, None, 0]
         box.listeners.append(self.touch)
-        box.panel = self
 
     # ------------------------------------------------------------ the stack
 

@@ -4,14 +4,14 @@
 # - after a game: when its table goes back to the game menu, the box restarts, so the next game is
 #   chosen, joined, set up and started on a fresh heap, as on a box just switched on. Unloading a
 #   game frees its objects, not the holes they leave, nor the names (qstrs) MicroPython interned for
-#   it, which it never frees: after a few games the heap was in pieces and a game's import could
-#   fail with 40 KB free. A fresh heap is the same after any game, whatever the games are and
-#   however many a night. (Starting a game is not a restart: a box booted into a game had its heap
-#   cut up by reading the save, 6.7 KB the largest free block against the lobby's 20 KB.)
-# - short of memory: a MemoryError in the reader's flow (choosing a game, starting it, drawing a
-#   screen), a phone's move that the box could not put back, or the phones' views finding no room
-#   for seconds (memory.py's runs of shortages): the panel says so, and the box comes back where it was and
-#   takes the step it was taking again, on a fresh heap.
+#   it, which it never frees: after a few games the heap is in pieces, and a game's import can fail
+#   with tens of kilobytes free. A fresh heap is the same after any game, whatever the games are
+#   and however many a night. (Starting a game is not a restart: a box booted into a game has its
+#   heap cut up by reading the save, far more than the lobby's.)
+# - short of memory: a MemoryError in the panel's flow (choosing a game, starting it, drawing a
+#   screen), a phone's move that the box could not put back, or a run of shortages long enough
+#   (memory.py): the panel says so, and the box comes back where it was and takes the step it was
+#   taking again, on a fresh heap.
 #
 # The panel imports this module only when it restarts the box, into the room it has just let go of;
 # the rest of the time its code takes no heap. What the box does once it is back (reading the step,
@@ -27,7 +27,7 @@ from tidebox import draw
 RESTART_LOG = "restart.log"  # why the box restarted itself for memory, newest last (capped)
 RESTART_LOG_CAP = 1024
 
-# What the box does when it comes back (the "do" of panel.NEXT_FILE, which Panel.restart writes):
+# What the box does when it comes back (the "do" of box.NEXT_FILE, which Panel.restart writes):
 MENU = "menu"  # the game menu, the table kept (after a game)
 CHOOSE = "choose"  # choose the game "game" (a MemoryError while choosing it)
 SETUP = "setup"  # on to the setup (a MemoryError on the way from the join screen)

@@ -108,8 +108,8 @@ class BoxServer(Microdot):
     async def start_server(self, host="0.0.0.0", port=80, debug=False, ssl=None):
         """Accept connections (no TLS) and serve each in its own task. Where the gate limits the
         connections (the host board), the next one is accepted only when one of them is done:
-        twenty connections queued inside the box took ~25 KB of a Pico-sized heap and fragmented
-        it until requests failed."""
+        connections queued inside the box would each hold a task and buffers, and a score of them
+        would cut a Pico-sized heap into pieces too small for a request."""
         import socket
 
         info = socket.getaddrinfo(host, port)[0]

@@ -1,11 +1,11 @@
 # The shared part of the phones' view, as JSON in one buffer kept from one view to the next.
 #
 # After every change the shared part is written once and then sent to every phone, so writing it
-# must be cheap and must not need a large free piece of a long-running heap (one failed for a
-# 600-byte piece with 28 KB free). It is written by json.dump, in C, straight into a BytesIO kept
-# from one view to the next (see ROOM): no Python per value, no str objects (each new str is
-# looked up among every interned name, ~1000 of them), nothing allocated while it is written.
-# Cutting the view into blocks of 512 bytes, one json.dumps per key, took 4 times as long.
+# must be cheap and must not need a large free piece of a long-running heap, which may have plenty
+# free and no piece of a few hundred bytes. It is written by json.dump, in C, straight into a BytesIO
+# kept from one view to the next (see ROOM): no Python per value, no str objects (each new str is
+# looked up among every interned name), nothing allocated while it is written; a json.dumps per key
+# is several times slower.
 #
 # The buffer is overwritten by the next change, so it is read only while no other view can be
 # written: the web server answers one request at a time (transport.BoxServer.answering). The seat's own
@@ -19,9 +19,9 @@ from micropython import const
 # out grows by 16 bytes a write, reallocating itself each time; so when a view comes within SLACK
 # bytes of the room, the buffer is grown at once by the first room's size (one reallocation, in
 # place where the heap allows, the old block given back at once: a few times a game). A view much
-# smaller than the room (the game is over) moves to a small buffer again (finish()).
-# Room for the largest view from the start held 4 KB the whole time, which the tightest games'
-# heaps could not spare.
+# smaller than the room (the game is over) moves to a small buffer again (finish()). Not room for
+# the largest view from the start: that would hold kilobytes for the whole game that the largest
+# tables' heaps need.
 ROOM = const(512)
 SLACK = const(256)
 PIECE = const(512)  # pieces(): the size of each copy made for microdot's path

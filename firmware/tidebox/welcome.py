@@ -3,7 +3,7 @@
 # straight into the game: the lobby's code is never loaded then, and the heap that phones
 # reconnecting at once need is not held by it. The panel unloads this module once it leaves them.
 from tidebox import VERSION, draw, games, memory
-from tidebox.box import CHOOSE, JOIN, SETUP, GameError
+from tidebox.box import CHOOSE, JOIN, NEXT_FILE, SETUP, GameError
 from tidebox.screens import Screen
 
 RESTARTED = "Memory tidied up"  # the message line once the box restarted itself for memory
@@ -14,8 +14,6 @@ def take(storage):
     a power cut, a first start); forgotten once read, so that a later power cut is a power cut.
     tidebox/restart.py is imported only when there is a step: a box booting into a game after a
     power cut has no heap to spare for it."""
-    from tidebox.panel import NEXT_FILE
-
     try:
         step = storage.load(NEXT_FILE)
     except ValueError:

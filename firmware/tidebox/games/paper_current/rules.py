@@ -87,7 +87,7 @@ ZONE_WORDS = {
 }
 
 # The harbour's dimensions and the safety notes are the phones' (page.js, the "Build the harbour"
-# guide): the box never shows them, and kept here they held about 3 KB of its heap. The tests check
+# guide): the box never shows them, and kept here they would hold kilobytes of its heap. The tests check
 # the page's copy against the rule sheet (tests/paper_current_sheet.py).
 
 
