@@ -16,7 +16,7 @@ help:
 	@echo "make sim        run the box in the simulator (PORT=$(PORT))"
 	@echo "make test       run every test"
 	@echo "make test-fast  lint, then the tests marked neither slow nor browser (about 2 minutes)"
-	@echo "make bench      print speed, size and memory figures"
+	@echo "make bench      print speed, size and memory figures, and write them to host_tools/BENCHMARKS.md"
 	@echo "make bench-evening  a 3-hour evening of games with power cuts (EVENING_MINUTES=30 for less)"
 	@echo "make bundle     build what goes on the board into build/bundle/ (and build/bundle.romfs)"
 	@echo "make deploy     put the bundle on a Pico W running Tidebox's firmware (boards/firmware/) over USB"
