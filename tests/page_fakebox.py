@@ -48,15 +48,17 @@ if "micropython" not in sys.modules:
 
 import pagebuild  # noqa: E402
 from microdot import Response  # noqa: E402
-from tidebox import api  # noqa: E402
+from tidebox import api, memory  # noqa: E402
 from tidebox import timer as box_timer  # noqa: E402
 from tidebox.box import Box  # noqa: E402
 from tidebox.games.base import GameError  # noqa: E402
 from tidebox.games import token_tide as tt  # noqa: E402
 from tidebox.storage import Storage  # noqa: E402
 
-# The countdown uses MicroPython's time.ticks_add/ticks_diff; the fake board's ticks never wrap.
-box_timer.time = types.SimpleNamespace(ticks_add=lambda a, b: a + b, ticks_diff=lambda a, b: a - b)
+# The countdown and the memory policy use MicroPython's time.ticks_add/ticks_diff; the fake board's
+# ticks never wrap.
+box_timer.time = memory.time = types.SimpleNamespace(ticks_add=lambda a, b: a + b,
+                                                     ticks_diff=lambda a, b: a - b)
 
 SCREENS = ROOT / "build" / "screens"
 CHROMIUM = "/usr/bin/chromium"

@@ -36,7 +36,7 @@ class Shortages:
     loop reads (running.py) and answers by rebooting (restart.py). Its lists are made once: counting
     a miss takes no heap, since it happens when there is none."""
 
-    def __init__(self, ticks_ms=time.ticks_ms):
+    def __init__(self, ticks_ms):
         self.ticks_ms = ticks_ms
         self.in_a_row = [0, 0, 0]
         self.since = [0, 0, 0]
