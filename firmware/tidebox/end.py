@@ -61,7 +61,7 @@ class End(GameScreen):
         return self.over is not None and self.home_if(state is None or not self.over(state))
 
     def act(self, button, kind):
-        r = self.panel
+        panel = self.panel
         if button == "B":
             self.step = 0
             self.page = 0
@@ -72,8 +72,8 @@ class End(GameScreen):
             elif self.page + 1 < self.pages(self):
                 self.page += 1
             elif self.menu is None:
-                _asker(r, self.choices[0][1], self.choices[0][2])()
+                _asker(panel, self.choices[0][1], self.choices[0][2])()
             else:
-                items = [(label, _asker(r, question, action)) for label, question, action in self.choices]
-                items.append(("Back", r.pop))
-                r.push(ListMenu(r, self.menu[0], items, self.menu[1]))
+                items = [(label, _asker(panel, question, action)) for label, question, action in self.choices]
+                items.append(("Back", panel.pop))
+                panel.push(ListMenu(panel, self.menu[0], items, self.menu[1]))

@@ -180,34 +180,34 @@ class Join(Screen):
                 draw.key(fb, key, word, x)
 
     def press(self, button, kind):
-        r = self.panel
+        panel = self.panel
         if button == "A":
             # Remove player first: a player who left is gone in three presses (C, C on the seat, yes)
-            r.push(ListMenu(r, "Players", (
+            panel.push(ListMenu(panel, "Players", (
                 ("Remove player", self.remove),
                 ("Add player here", self.add_here),
                 ("New table", self.new_table),
                 ("Change game", self.change_game),
-                ("Back", r.pop),
+                ("Back", panel.pop),
             ), "join_menu"))
         elif button == "B":
             self.page += 1
         elif button == "C":
             try:
                 self.box.to_setup()
-                r.home()
+                panel.home()
             except MemoryError:  # on to the setup again on a fresh heap
-                r.short_of_memory("setup")
+                panel.short_of_memory("setup")
 
     def add_here(self):
         self.panel.push(NameEntry(self.panel))
 
     def remove(self):
-        r = self.panel
+        panel = self.panel
         if not self.box.seats.names:
-            r.message = "Nobody joined yet"
+            panel.message = "Nobody joined yet"
             return
-        r.push(PickSeat(r, "Remove who?", self.remove_seat, every=True))
+        panel.push(PickSeat(panel, "Remove who?", self.remove_seat, every=True))
 
     def remove_seat(self, seat):
         self.panel.ask("Remove " + self.box.seats.names[seat] + "?", lambda: self.removed(seat))
@@ -219,7 +219,7 @@ class Join(Screen):
     def new_table(self):
         """Everyone leaves (the players of an earlier game) and the night's scores start again, after
         a confirmation: one press each would take three per player."""
-        r = self.panel
+        panel = self.panel
 
         def cleared():
             from tidebox import tonight
@@ -228,9 +228,9 @@ class Join(Screen):
             memory.let_go("tonight_done")
             for seat in range(len(self.box.seats.names) - 1, -1, -1):
                 self.box.remove_player(seat)
-            r.home()
+            panel.home()
 
-        r.ask("Everyone leaves,\nscores cleared?", cleared)
+        panel.ask("Everyone leaves,\nscores cleared?", cleared)
 
     def change_game(self):
         self.box.to_choose()

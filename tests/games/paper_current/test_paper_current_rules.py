@@ -120,8 +120,8 @@ def test_package_imports_only_the_rules():
     code = ("import sys; sys.path.insert(0, 'firmware'); import tidebox.games.paper_current; "
             "print(sorted(m for m in sys.modules if m.startswith('tidebox')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    loaded = ["tidebox", "tidebox.games", "tidebox.games.base", "tidebox.games.paper_current",
-              "tidebox.games.paper_current.rules"]
+    loaded = ["tidebox", "tidebox.errors", "tidebox.games", "tidebox.games.base",
+              "tidebox.games.paper_current", "tidebox.games.paper_current.rules"]
     assert out.stdout.strip() == str(sorted(loaded))
     assert pc.COURSE_CARDS is rules.COURSE_CARDS
 

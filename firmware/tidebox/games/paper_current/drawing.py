@@ -50,16 +50,16 @@ def draw_zone(fb, x, y, w, h, zone):
             fb.rect(zx + 1, line_y + 2, zw - 2, zh - 1, 1)
 
 
-def draw_card(fb, r, now):
-    state = r.box.state
+def draw_card(fb, screen, now):
+    state = screen.box.state
     card = game.current_card(state)
-    if r.page > 0:
-        lines, pages = draw.page(draw.wrap(card["bonus"], draw.COLS), r.page - 1, PAGE)
-        draw.title(fb, "Bonus %d/%d" % (r.page, pages) if pages > 1 else "Bonus")
+    if screen.page > 0:
+        lines, pages = draw.page(draw.wrap(card["bonus"], draw.COLS), screen.page - 1, PAGE)
+        draw.title(fb, "Bonus %d/%d" % (screen.page, pages) if pages > 1 else "Bonus")
         draw.rows(fb, lines)
-        last = r.page >= pages
-        c = "back" if r.peek and last else "go" if last else "more"
-        draw.hints_or_message(fb, r.message, "menu", "back", c)
+        last = screen.page >= pages
+        c = "back" if screen.peek and last else "go" if last else "more"
+        draw.hints_or_message(fb, screen.message, "menu", "back", c)
         return
     name = draw.wrap(card["name"], draw.COLS)
     band = 9 * len(name)
@@ -82,12 +82,12 @@ def draw_card(fb, r, now):
     # where in the lane (the picture shows it seen from the seat, "you"); under a name on two lines
     # there is room for one line more: the round
     fb.text("of lane" if top <= 11 else rnd, x, y + 21)
-    draw.hints_or_message(fb, r.message, "menu", "", "more")
+    draw.hints_or_message(fb, screen.message, "menu", "", "more")
 
 
-def draw_launch(fb, r, now):
-    state = r.box.state
-    names = r.box.seats.names
+def draw_launch(fb, screen, now):
+    state = screen.box.state
+    names = screen.box.seats.names
     k = state["launch"]
     seat = state["launchers"][k]
     draw.title(fb, "Round %d: %d of 8" % (state["round"] + 1, k + 1))
@@ -96,11 +96,11 @@ def draw_launch(fb, r, now):
     if k + 1 < game.BOATS:
         fb.text(draw.fit("next " + names[state["launchers"][k + 1]], 10), 0, 47)
     draw.right(fb, game.current_card(state)["zone"], 47)
-    draw.hints_or_message(fb, r.message, "menu", "card", "done")
+    draw.hints_or_message(fb, screen.message, "menu", "card", "done")
 
 
-def draw_score(fb, r, now):
-    state = r.box.state
+def draw_score(fb, screen, now):
+    state = screen.box.state
     results = state["results"]
     entered = game.BOATS - results.count(None)
     draw.title(fb, "R%d results %d/8" % (state["round"] + 1, entered))
@@ -109,7 +109,7 @@ def draw_score(fb, r, now):
         x = col * 64
         y = 11 + (i % 4) * 9
         text = "%d %s" % (i + 1, RESULT_WORDS[results[i]])
-        if i == r.cursor:
+        if i == screen.cursor:
             fb.fill_rect(x, y - 1, 63, 9, 1)
             fb.text(text, x + 1, y, 0)
         else:
@@ -118,7 +118,7 @@ def draw_score(fb, r, now):
     so_far = [v if v is not None else 0 for v in results]
     extra = game.bonus(card, so_far)
     fb.text(boats_line(sum(so_far), extra), 0, 47)
-    draw.hints_or_message(fb, r.message, "boat", "set", "ok" if entered == game.BOATS else "")
+    draw.hints_or_message(fb, screen.message, "boat", "set", "ok" if entered == game.BOATS else "")
 
 
 def boats_line(boats, bonus):
@@ -127,15 +127,15 @@ def boats_line(boats, bonus):
     return "%d %s, bonus +%d" % (boats, "pt" if boats == 1 else "pts", bonus)
 
 
-def draw_round(fb, r, now):
-    state = r.box.state
+def draw_round(fb, screen, now):
+    state = screen.box.state
     last = state["rounds"][-1]
     draw.title(fb, "Round %d scored" % len(state["rounds"]))
     draw.big_center(fb, "%d/18" % last["score"], 11, 2)
     draw.center(fb, boats_line(last["boats"], last["bonus"]), 29)
     draw.center(fb, "total %d of %d" % (state["total"], game.MAX_TOTAL), 38)
     draw.center(fb, "target %d" % state["target"], 47)
-    draw.hints_or_message(fb, r.message, "menu", "", "next")
+    draw.hints_or_message(fb, screen.message, "menu", "", "next")
 
 
 def final_lines(state):
@@ -152,22 +152,22 @@ def final_lines(state):
     return lines
 
 
-def final_pages(r):
-    return draw.page(final_lines(r.box.state), 0, PAGE)[1]
+def final_pages(screen):
+    return draw.page(final_lines(screen.box.state), 0, PAGE)[1]
 
 
-def draw_final(fb, r, now):
-    state = r.box.state
-    if r.step == 0:
+def draw_final(fb, screen, now):
+    state = screen.box.state
+    if screen.step == 0:
         draw.title(fb, "Course over")
         draw.big_center(fb, "%d/%d" % (state["total"], game.MAX_TOTAL), 12, 3)
         draw.center(fb, "target %d" % state["target"], 38)
         fb.fill_rect(0, 46, draw.W, 9, 1 if game.reached(state) else 0)
         draw.center(fb, "REACHED" if game.reached(state) else "not reached", 47,
                     0 if game.reached(state) else 1)
-        draw.hints_or_message(fb, r.message, "menu", "", "next")
+        draw.hints_or_message(fb, screen.message, "menu", "", "next")
         return
-    lines, pages = draw.page(final_lines(state), r.page, PAGE)
-    draw.title(fb, "Three rounds %d/%d" % (r.page + 1, pages) if pages > 1 else "Three rounds")
+    lines, pages = draw.page(final_lines(state), screen.page, PAGE)
+    draw.title(fb, "Three rounds %d/%d" % (screen.page + 1, pages) if pages > 1 else "Three rounds")
     draw.rows(fb, lines)
-    draw.hints_or_message(fb, r.message, "menu", "top", "next" if r.page + 1 >= pages else "more")
+    draw.hints_or_message(fb, screen.message, "menu", "top", "next" if screen.page + 1 >= pages else "more")

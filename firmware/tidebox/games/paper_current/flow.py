@@ -51,7 +51,7 @@ class Card(GameScreen):
         self.peek = peek
 
     def act(self, button, kind):
-        r = self.panel
+        panel = self.panel
         if button == "B":
             if self.page > 0:
                 self.page -= 1
@@ -59,9 +59,9 @@ class Card(GameScreen):
             if self.page < draws.bonus_pages(self.box.state):
                 self.page += 1
             elif self.peek:
-                r.pop()
+                panel.pop()
             else:
-                r.replace(Launch(r))
+                panel.replace(Launch(panel))
 
 
 class Launch(GameScreen):
@@ -72,22 +72,22 @@ class Launch(GameScreen):
     paint = staticmethod(draws.draw_launch)
 
     def act(self, button, kind):
-        r = self.panel
+        panel = self.panel
         box = self.box
         if button == "B":
-            r.push(Card(r, peek=True))
+            panel.push(Card(panel, peek=True))
         elif button == "C":
             if kind == LONG:
                 if box.state["launch"] == 0:
-                    r.replace(Card(r))
+                    panel.replace(Card(panel))
                     return
                 box.move(None, "back")
             else:
                 box.move(None, "launch")
             if box.state["phase"] == game.PHASE_LAUNCH:
-                r.replace(Launch(r))  # back to boat 1 stays here; the card is one more long press
+                panel.replace(Launch(panel))  # back to boat 1 stays here; the card is one more long press
             else:
-                r.home()
+                panel.home()
 
 
 class Score(GameScreen):
@@ -105,7 +105,7 @@ class Score(GameScreen):
             super().press(button, kind)  # a long A: the in-game menu
 
     def act(self, button, kind):
-        r = self.panel
+        panel = self.panel
         box = self.box
         results = box.state["results"]
         if button == "B":
@@ -114,15 +114,15 @@ class Score(GameScreen):
         elif button == "C":
             if kind == LONG:
                 box.move(None, "back")
-                r.home()
+                panel.home()
                 return
             missing = [i for i in range(game.BOATS) if results[i] is None]
             if missing:
                 self.cursor = missing[0]
-                r.message = "Boat %d not set" % (missing[0] + 1)
+                panel.message = "Boat %d not set" % (missing[0] + 1)
                 return
             box.move(None, "confirm")
-            r.home()
+            panel.home()
 
 
 class Scored(GameScreen):

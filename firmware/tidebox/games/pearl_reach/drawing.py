@@ -93,8 +93,8 @@ def status(state, paused):
     return "paused" if paused else "to play"
 
 
-def draw_board(fb, r, now, paused):
-    state = r.box.state
+def draw_board(fb, screen, now, paused):
+    state = screen.box.state
     draw_strip(fb, state)
     draw_coast(fb, state)
     fb.text(status(state, paused), PANEL_X + 4, 10)
@@ -109,8 +109,8 @@ def draw_board(fb, r, now, paused):
         fb.text(draw.fit(state["names"][seat], 4), PANEL_X + 9, y, c)
         points = str(state["points"][seat])
         fb.text(points, draw.W - 8 * len(points), y, c)
-    message = r.message
-    by = r.box.shown.get("new_game")  # a phone started this game: the box says who, until a turn is taken
+    message = screen.message
+    by = screen.box.shown.get("new_game")  # a phone started this game: the box says who, until a turn
     if not message and by is not None and state["moves"] == 0 and by < len(state["names"]):
         message = "New game: " + draw.fit(state["names"][by], 6)
     draw.hints_or_message(fb, message, "menu", "more", "news")
@@ -119,12 +119,12 @@ def draw_board(fb, r, now, paused):
 SCORES_KEY = ("pts  points", "sh   shells left", "sf   shifts left", "*    a rival")
 
 
-def draw_scores(fb, r, now):
-    state = r.box.state
-    if r.page:
+def draw_scores(fb, screen, now):
+    state = screen.box.state
+    if screen.page:
         draw.title(fb, "Key")
         draw.rows(fb, SCORES_KEY)
-        draw.hints_or_message(fb, r.message, "back", "list", "done")
+        draw.hints_or_message(fb, screen.message, "back", "list", "done")
         return
     draw.title(fb, "Points shells")
     fb.text("pts sh sf", 56, 11)
@@ -135,7 +135,7 @@ def draw_scores(fb, r, now):
         fb.text(draw.fit(name, 5) + ("*" if state["rivals"][seat] else ""), 8, y)
         fb.text("%3d %2d %d" % (state["points"][seat], state["shells"][seat],
                                 game.MAX_SHIFTS - state["shifts"][seat]), 56, y)
-    draw.hints_or_message(fb, r.message, "back", "key", "done")
+    draw.hints_or_message(fb, screen.message, "back", "key", "done")
 
 
 def news_lines(state, count=game.RECENT):
@@ -153,12 +153,13 @@ def news_pages(state):
     return max(1, (len(news_lines(state)) + LINES - 1) // LINES)
 
 
-def draw_news(fb, r, now):
-    state = r.box.state
-    lines, pages = draw.page(news_lines(state), r.page, LINES)
-    draw.title(fb, "Happened %d/%d" % (r.page % pages + 1, pages))
+def draw_news(fb, screen, now):
+    state = screen.box.state
+    lines, pages = draw.page(news_lines(state), screen.page, LINES)
+    draw.title(fb, "Happened %d/%d" % (screen.page % pages + 1, pages))
     draw.rows(fb, lines)
-    draw.hints_or_message(fb, r.message, "back", "", "next" if r.page % pages + 1 < pages else "done")
+    last = screen.page % pages + 1 >= pages
+    draw.hints_or_message(fb, screen.message, "back", "", "done" if last else "next")
 
 
 def standing_lines(state):
@@ -166,9 +167,9 @@ def standing_lines(state):
             for rank, seat, score in game.standings(state)]
 
 
-def draw_final(fb, r, now):
-    state = r.box.state
-    if r.step == 0:
+def draw_final(fb, screen, now):
+    state = screen.box.state
+    if screen.step == 0:
         won = game.winners(state)
         draw.title(fb, "WINNER" if len(won) == 1 else "WINNERS (tie)")
         if len(won) == 1:
@@ -178,8 +179,8 @@ def draw_final(fb, r, now):
         else:
             draw.rows(fb, [draw.fit(state["names"][i], 16) for i in won], y=12)
             draw.center(fb, "%d points each" % state["points"][won[0]], 47)
-        draw.hints_or_message(fb, r.message, "menu", "", "next")
+        draw.hints_or_message(fb, screen.message, "menu", "", "next")
         return
     draw.title(fb, "Final standings")
     draw.rows(fb, standing_lines(state))
-    draw.hints_or_message(fb, r.message, "menu", "top", "next")
+    draw.hints_or_message(fb, screen.message, "menu", "top", "next")

@@ -139,8 +139,8 @@ class Board(GameScreen):
         return self.home_if(self.box.phase != PLAY)  # the last turn ended the game: the final standings
 
     def act(self, button, kind):
-        r = self.panel
-        r.push(Scores(r) if button == "B" else News(r))
+        panel = self.panel
+        panel.push(Scores(panel) if button == "B" else News(panel))
 
 
 class Scores(Screen):

@@ -34,8 +34,8 @@ def board_title(state):
     return name
 
 
-def draw_board(fb, r, now):
-    state = r.box.state
+def draw_board(fb, screen, now):
+    state = screen.box.state
     pay_laps = game.setup_by_id(state["setup"])[3]
     lap = game.lap(state)
     over = game.is_over(state)
@@ -67,7 +67,7 @@ def draw_board(fb, r, now):
         fb.text("Final totals", 0, 47)
     else:
         fb.text(draw.fit("Turn: " + state["names"][turn], 16), 0, 47)
-    draw.hints_or_message(fb, r.message, "menu", "more", "" if over else "turn")
+    draw.hints_or_message(fb, screen.message, "menu", "more", "" if over else "turn")
 
 
 def share_lines(state):
@@ -80,11 +80,11 @@ def share_pages(state):
     return max(1, (len(state["names"]) + ROWS - 1) // ROWS)
 
 
-def draw_shares(fb, r, now):
-    state = r.box.state
+def draw_shares(fb, screen, now):
+    state = screen.box.state
     lines = share_lines(state)
     pages = share_pages(state)
-    page = r.page % pages
+    page = screen.page % pages
     draw.title(fb, "Shares %d/%d" % (page + 1, pages) if pages > 1 else "Shares, points")
     fb.text("A B C", 56, 11)
     draw.right(fb, "pts", 11)
@@ -93,7 +93,7 @@ def draw_shares(fb, r, now):
         fb.text(name if seated else name[:5] + "-", 0, y)  # "-": left the game
         fb.text("%d %d %d" % (held[0], held[1], held[2]), 56, y)
         draw.right(fb, str(total), y)
-    draw.hints_or_message(fb, r.message, "back", "", "next" if page + 1 < pages else "done")
+    draw.hints_or_message(fb, screen.message, "back", "", "next" if page + 1 < pages else "done")
 
 
 def payout_lines(state, index):
@@ -109,20 +109,20 @@ def payout_pages(state, index):
     return max(1, (len(payout_lines(state, index)) + ROWS - 1) // ROWS)
 
 
-def draw_payout(fb, r, now):
-    state = r.box.state
-    p = state["payouts"][r.index]
-    pages = payout_pages(state, r.index)
-    page = r.page % pages
+def draw_payout(fb, screen, now):
+    state = screen.box.state
+    p = state["payouts"][screen.index]
+    pages = payout_pages(state, screen.index)
+    page = screen.page % pages
     if pages > 1:
-        draw.title(fb, "Pay %d lap %d %d/%d" % (r.index + 1, p["lap"], page + 1, pages))
+        draw.title(fb, "Pay %d lap %d %d/%d" % (screen.index + 1, p["lap"], page + 1, pages))
     else:
-        draw.title(fb, "Payout %d: lap %d" % (r.index + 1, p["lap"]))
+        draw.title(fb, "Payout %d: lap %d" % (screen.index + 1, p["lap"]))
     fb.text("at " + values_text(p["values"]), 0, 11)
-    for k, (left, amount) in enumerate(payout_lines(state, r.index)[page * ROWS:(page + 1) * ROWS]):
+    for k, (left, amount) in enumerate(payout_lines(state, screen.index)[page * ROWS:(page + 1) * ROWS]):
         y = 20 + k * 9
         fb.text(left, 0, y)
         if amount:
             draw.right(fb, amount, y)
-    last = page + 1 >= pages and r.index + 1 >= r.upto
-    draw.hints_or_message(fb, r.message, "back", "", "ok" if last else "next")
+    last = page + 1 >= pages and screen.index + 1 >= screen.upto
+    draw.hints_or_message(fb, screen.message, "back", "", "ok" if last else "next")

@@ -173,10 +173,10 @@ class Payout(Screen):
         return self.home_if(self.index >= len(self.box.state["payouts"]))  # the turn that paid was undone
 
     def press(self, button, kind):
-        r = self.panel
+        panel = self.panel
         state = self.box.state
         if self.index >= len(state["payouts"]):  # undone meanwhile
-            r.home()
+            panel.home()
             return
         pages = draws.payout_pages(state, self.index)
         if button == "A":
@@ -186,9 +186,9 @@ class Payout(Screen):
                 self.index -= 1
                 self.page = draws.payout_pages(state, self.index) - 1
             elif self.news:
-                r.push(in_game_menu(r))
+                panel.push(in_game_menu(panel))
             else:
-                r.pop()
+                panel.pop()
         elif button == "C":
             if self.page + 1 < pages:
                 self.page += 1
@@ -196,10 +196,10 @@ class Payout(Screen):
                 self.index += 1
                 self.page = 0
             elif self.news:
-                r.kept["seen"] = len(state["payouts"])
-                r.home()
+                panel.kept["seen"] = len(state["payouts"])
+                panel.home()
             else:
-                r.pop()
+                panel.pop()
 
 
 def final(panel):

@@ -18,20 +18,20 @@ def round_label(state):
     return "Round %d of %d" % (state["round"] + 1, len(state["deck"]))
 
 
-def draw_card(fb, r, now):
-    state = r.box.state
+def draw_card(fb, screen, now):
+    state = screen.box.state
     card = game.current_card(state)
     draw.title(fb, round_label(state))
-    fb.text(draw.fit("Reader " + _names(r.box)[state["reader"]], 16), 0, 11)
+    fb.text(draw.fit("Reader " + _names(screen.box)[state["reader"]], 16), 0, 11)
     draw.center(fb, card[1], 21)
     fb.text("TARGET", 0, 38)  # the Mooring target: one word on the box and the phones
     draw.big(fb, str(card[2]), 56, 31, 3)
     fb.text(card[0], 96, 38)
-    draw.hints_or_message(fb, r.message, "menu", "", "go")
+    draw.hints_or_message(fb, screen.message, "menu", "", "go")
 
 
-def draw_allocate(fb, r, now):
-    box = r.box
+def draw_allocate(fb, screen, now):
+    box = screen.box
     state = box.state
     card = game.current_card(state)
     seated = [i for i in range(len(state["names"])) if state["seated"][i]]
@@ -56,19 +56,19 @@ def draw_allocate(fb, r, now):
     if not waiting:
         fb.fill_rect(0, 41, draw.W, 10, 1)
         draw.center(fb, "ALL READY", 42, 0)
-        draw.hints_or_message(fb, r.message, "menu", "+15s", "show")
+        draw.hints_or_message(fb, screen.message, "menu", "+15s", "show")
     else:
         # the names listed are the players not ready yet, and the line says so
         fb.text("%d not ready:" % len(waiting), 0, 38)
         fb.text(draw.fit(" ".join(draw.fit(state["names"][i], 5) for i in waiting), 16), 0, 46)
-        draw.hints_or_message(fb, r.message, "menu", "+15s", "")
+        draw.hints_or_message(fb, screen.message, "menu", "+15s", "")
 
 
-def _reveal_lines(r, last):
+def _reveal_lines(screen, last):
     """The lines of the current reveal step (before paging)."""
-    names = _names(r.box)
+    names = _names(screen.box)
     rows = [i for i in range(len(last["scores"])) if last["allocations"][i] is not None]
-    step = REVEAL_STEPS[r.step]
+    step = REVEAL_STEPS[screen.step]
     if step == "quantities":
         return [
             "Beacon best %s" % (last["beacon_best"] or "-"),
@@ -93,22 +93,22 @@ def _reveal_lines(r, last):
         return lines
     if step == "points":
         return ["%s %d" % (draw.fit(names[i], 12), sum(last["scores"][i])) for i in rows]
-    state = r.box.state
+    state = screen.box.state
     return ["%d %s %d" % (rank, draw.fit(names[i], 10), t) for rank, i, t in game.standings(state)]
 
 
-def reveal_pages(r, last):
-    lines = _reveal_lines(r, last)
+def reveal_pages(screen, last):
+    lines = _reveal_lines(screen, last)
     return max(1, (len(lines) + PAGE - 1) // PAGE)
 
 
-def draw_reveal(fb, r, now):
-    state = r.box.state
+def draw_reveal(fb, screen, now):
+    state = screen.box.state
     last = state["last"]
-    step = REVEAL_STEPS[r.step]
+    step = REVEAL_STEPS[screen.step]
     titles = {"quantities": "Winning amounts", "beacon": "Beacon", "grove": "Grove", "mooring": "Mooring",
               "points": "Round points", "standings": "Standings"}
-    lines, pages = draw.page(_reveal_lines(r, last), r.page, PAGE)
+    lines, pages = draw.page(_reveal_lines(screen, last), screen.page, PAGE)
     title = titles[step]
     if step == "beacon" and last["beacon_best"]:
         title += " (%d)" % last["beacon_best"]
@@ -117,7 +117,7 @@ def draw_reveal(fb, r, now):
     elif step == "mooring" and pages == 1:
         title += " target %d" % last["target"]
     if pages > 1:
-        title += " %d/%d" % (r.page % pages + 1, pages)
+        title += " %d/%d" % (screen.page % pages + 1, pages)
     if last["round"] < 0 and step == "points":
         title = "Practice: 0 kept"
     draw.title(fb, title)
@@ -125,24 +125,24 @@ def draw_reveal(fb, r, now):
         draw.rows(fb, lines, y=14, step=12)
     else:
         draw.rows(fb, lines)
-    last_step = r.step + 1 == len(REVEAL_STEPS) and r.page + 1 >= pages
+    last_step = screen.step + 1 == len(REVEAL_STEPS) and screen.page + 1 >= pages
     game_ends = len(state["history"]) == len(state["deck"])
-    first = r.step == 0 and r.page == 0  # A opens the menu there (flow.Reveal)
-    draw.hints_or_message(fb, r.message, "menu" if first else "back", "", "end" if last_step and game_ends
-                          else "next")
+    first = screen.step == 0 and screen.page == 0  # A opens the menu there (flow.Reveal)
+    draw.hints_or_message(fb, screen.message, "menu" if first else "back", "",
+                          "end" if last_step and game_ends else "next")
 
 
-def standings_page(r):
-    lines = ["%d %s %d" % (rank, draw.fit(_names(r.box)[i], 10), t)
-             for rank, i, t in game.standings(r.box.state)]
-    return draw.page(lines, r.page, PAGE)
+def standings_page(screen):
+    lines = ["%d %s %d" % (rank, draw.fit(_names(screen.box)[i], 10), t)
+             for rank, i, t in game.standings(screen.box.state)]
+    return draw.page(lines, screen.page, PAGE)
 
 
-def draw_final(fb, r, now):
+def draw_final(fb, screen, now):
     """The end (tidebox/end.py): the winners, tied ones up to five lines of eight characters; then
     the final standings, paged."""
-    state = r.box.state
-    if r.step == 0:
+    state = screen.box.state
+    if screen.step == 0:
         won = game.winners(state)
         draw.title(fb, "WINNER" if len(won) == 1 else "WINNERS (tie)")
         names = [draw.fit(state["names"][i], 8) for i in won]
@@ -151,28 +151,28 @@ def draw_final(fb, r, now):
             draw.center(fb, "%d points" % state["totals"][won[0]], 40)
         else:
             draw.rows(fb, names[:4] + (["+%d more" % (len(names) - 4)] if len(names) > 4 else []), y=12)
-        draw.hints_or_message(fb, r.message, "menu", "", "next")
+        draw.hints_or_message(fb, screen.message, "menu", "", "next")
         return
-    lines, pages = standings_page(r)
-    draw.title(fb, "Final %d/%d" % (r.page % pages + 1, pages) if pages > 1 else "Final standings")
+    lines, pages = standings_page(screen)
+    draw.title(fb, "Final %d/%d" % (screen.page % pages + 1, pages) if pages > 1 else "Final standings")
     draw.rows(fb, lines)
-    draw.hints_or_message(fb, r.message, "menu", "top", "next")
+    draw.hints_or_message(fb, screen.message, "menu", "top", "next")
 
 
-def draw_entry(fb, r, now):
-    name = _names(r.box)[r.pick]
+def draw_entry(fb, screen, now):
+    name = _names(screen.box)[screen.pick]
     draw.title(fb, draw.fit(name, 9) + " enters")
     islands = game.ISLANDS
     for i in range(3):
         y = 12 + i * 11
-        selected = i == r.cursor
+        selected = i == screen.cursor
         if selected:
             fb.fill_rect(0, y - 1, draw.W, 10, 1)
         fb.text(islands[i], 2, y, 0 if selected else 1)
-        fb.text(str(r.entry[i]), 110, y, 0 if selected else 1)
-    left = game.COUNTERS - sum(r.entry)
-    if r.message:
-        draw.hints_or_message(fb, r.message, "", "", "")
+        fb.text(str(screen.entry[i]), 110, y, 0 if selected else 1)
+    left = game.COUNTERS - sum(screen.entry)
+    if screen.message:
+        draw.hints_or_message(fb, screen.message, "", "", "")
     elif left == 0:
         draw.hints(fb, "isle", "+1", "lock")
     else:

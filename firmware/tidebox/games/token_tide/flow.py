@@ -44,10 +44,10 @@ class Card(GameScreen):
 
     def act(self, button, kind):
         if button == "C":
-            r = self.panel
-            r.stop_flash()
+            panel = self.panel
+            panel.stop_flash()
             self.box.start_timer(self.box.options["timer"])
-            r.replace(Allocate(r))
+            panel.replace(Allocate(panel))
 
 
 class Allocate(GameScreen):
@@ -56,20 +56,20 @@ class Allocate(GameScreen):
     counts_down = True  # redrawn every second; flashes when the countdown reaches zero (panel.py)
 
     def act(self, button, kind):
-        r = self.panel
+        panel = self.panel
         box = self.box
         if button == "B":
             if box.extend_timer():
-                r.stop_flash()
+                panel.stop_flash()
         elif button == "C":
             waiting = box.to_act()
             if waiting:
-                r.message = "Waiting for %d" % len(waiting)
+                panel.message = "Waiting for %d" % len(waiting)
                 return
-            r.stop_flash()
+            panel.stop_flash()
             box.move(None, "reveal")
             box.countdown.stop()
-            r.replace(Reveal(r))
+            panel.replace(Reveal(panel))
 
 
 def shown_step(box):
@@ -173,7 +173,7 @@ class Entry(Screen):
         self.entry = list(mine) if mine else [0, 0, 0]
 
     def press(self, button, kind):
-        r = self.panel
+        panel = self.panel
         if button == "A":
             self.cursor = (self.cursor + 1) % 3
         elif button == "B":
@@ -181,14 +181,14 @@ class Entry(Screen):
         elif button == "C":
             if kind == LONG:
                 self.entry = [0, 0, 0]  # leave without saving; numbers wiped from memory
-                r.home()
+                panel.home()
                 return
             if sum(self.entry) != game.COUNTERS:
-                r.message = "%d of 7 left" % (game.COUNTERS - sum(self.entry))
+                panel.message = "%d of 7 left" % (game.COUNTERS - sum(self.entry))
                 return
             self.box.move(self.pick, "allocate", {"allocation": list(self.entry), "ready": True})
             self.entry = [0, 0, 0]  # hide the numbers again at once
-            r.replace(Entered(r, self.pick))
+            panel.replace(Entered(panel, self.pick))
 
 
 class Entered(SeatScreen):
