@@ -1,6 +1,7 @@
 """An evening at the table: the games one after another on one box (one BoxProcess, never restarted),
-each played whole by its driver (game_drivers.py) with its phones polling, and the heap measured at
-the game menu after each one against a fresh box's with the same players.
+each played whole by its driver (tests/games/<game>/driver.py, found by game_drivers.driver_for) with
+its phones polling, and the heap measured at the game menu after each one against a fresh box's with
+the same players.
 
 Used by tests/test_evening.py (every ordered pair of games and all of them in a row twice, at the
 test heap), `make bench` (the same on the 32-bit build, when MICROPYTHON points at one) and
@@ -11,7 +12,7 @@ import tempfile
 import time
 
 from boxrig import WORD_BITS, BoxProcess
-from game_drivers import DRIVERS
+from game_drivers import driver_for
 from table import Table, back_to_menu
 
 # The Pico W's heap on a 32-bit port: -X heapsize=196896 leaves the firmware the chip's own pool,
@@ -105,7 +106,7 @@ def play_evening(box, order, table=None, on_game=None):
     table = table or Table()
     records = []
     for at, game in enumerate(order):
-        driver = DRIVERS[game]()
+        driver = driver_for(game)()
         try:
             final, stats = driver.play(box, table)
             ok = driver.finished(final)

@@ -1,24 +1,34 @@
-"""Whole games played on a running box (BoxProcess) by scripted phones and buttons, one driver per
-game in GAMES (driver_for, registered), each with the phones polling as the page does
-(scripted_game.Pollers) until every one has been told the game is over. memory_proof.run_game
-plays one at a given heap; bench_memory.py bisects.
+"""Whole games played on a running box (BoxProcess) by scripted phones and buttons: each game in
+GAMES has its driver in its tests, tests/games/<game id>/driver.py, found by the game's id
+(driver_for, registered), each with the phones polling as the page does (scripted_game.Pollers,
+with_pollers) until every one has been told the game is over. memory_proof.run_game plays one at a
+given heap; bench_memory.py bisects. There is no list of drivers: a game in GAMES without its
+driver.py is an error, never a game left unplayed.
 
-A driver has `game` (the game's id), `players` (phones at the table) and
-    play(box, table=None) -> (final view, poller stats {"requests", "errors", "told_the_end"})
-    finished(view) -> whether that view is a game played to its end
-It starts at the box's game menu; `table` (table.Table) is who is already seated there from an
-earlier game of the evening (None: a fresh box, nobody yet).
+A game's driver.py defines two classes:
+
+    Driver      game (the game's id), players (phones at the table) and
+                    play(box, table=None) -> (final view, poller stats {"requests", "errors",
+                                                                        "told_the_end"})
+                    finished(view) -> whether that view is a game played to its end
+                It starts at the box's game menu; `table` (table.Table) is who is already seated there
+                from an earlier game of the evening (None: a fresh box, nobody yet).
+    ChipPlay    the same game in small on the emulated Pico W (host_tools/rp2040/evening_pico.py):
+                game, people (seated phones), setup (the reader's presses from the join screen to the
+                game's first screen) and play(chip, tokens), which returns once the game is over and
+                raises AssertionError when it cannot go on.
+
+The lookups' `root` is the project folder whose firmware/ (GAMES) and tests/ (the drivers) are read:
+this one by default (a test passes a folder of its own: a copy of the house with a game added).
 """
 
-import json
-import random
+import importlib.util
 import time
 from pathlib import Path
 
 import build
-from boxrig import ApiError, wait_until
-from scripted_game import Pollers, play_full_game
-from table import Table, firmware_games
+from boxrig import wait_until
+from scripted_game import Pollers
 
 
 def with_pollers(box, tokens, play, every=1):
@@ -44,173 +54,67 @@ def with_pollers(box, tokens, play, every=1):
     return {"requests": pollers.requests, "errors": pollers.errors, "told_the_end": len(tokens)}
 
 
-class TokenTide:
-    """8 players, the numbered deck, every round to the final standings (scripted_game.py)."""
+# ---------------------------------------------------------------- each game's driver, by its id
 
-    game = "token_tide"
-    players = 8
-
-    def play(self, box, table=None):
-        return play_full_game(box, table=table)
-
-    def finished(self, view):
-        return view["box"] == "over" and view["game"]["winners"] != []
+DRIVER_FILE = "tests/games/%s/driver.py"  # under the project folder; the one place drivers are looked for
+_loaded = {}  # driver.py path -> its module, imported once
 
 
-class QuietDividend:
-    """8 players; each turn the seat whose turn it is takes one of the legal turns its own view
-    offers (view["game"]["legal"]), sent from its phone with the view's seq."""
-
-    game = "quiet_dividend"
-    players = 8
-
-    def __init__(self, seed=5):
-        self.rng = random.Random(seed)
-
-    def play(self, box, table=None):
-        tokens = (table or Table()).sit(box, self.game, self.players)
-        box.press("C")  # setup, with the default options
-        if box.press("C") != "qd_board":
-            raise AssertionError("the game did not start: " + box.screen())
-
-        def turns(settle):
-            seat = box.state(tokens[0])["game"]["turn"]
-            while seat is not None:
-                view = box.state(tokens[seat])
-                legal = view["game"]["legal"]
-                if not legal:
-                    raise AssertionError("seat %d's turn offers no move" % seat)
-                m = self.rng.choice(legal)
-                box.move(tokens[seat], m["move"], m["args"], seq=view["seq"])
-                settle()
-                seat = box.state(tokens[0])["game"]["turn"]
-
-        stats = with_pollers(box, tokens, turns, every=4)
-        return box.state(tokens[0]), stats
-
-    def finished(self, view):
-        return view["box"] == "over" and view["game"]["over"] and view["game"]["winners"] != []
+def driver_file(game, root=None):
+    """Where the game's driver.py is: tests/games/<game id>/driver.py in the project folder `root`."""
+    return Path(root or build.ROOT) / (DRIVER_FILE % game)
 
 
-class PaperCurrent:
-    """8 players: each round the card is paged on the box, the eight boats launched with C, every
-    boat's result entered from the phones (set_result, in turn), the round confirmed on the box;
-    three rounds to the final screen."""
-
-    game = "paper_current"
-    players = 8
-
-    def __init__(self, seed=3):
-        self.rng = random.Random(seed)
-
-    def play(self, box, table=None):
-        tokens = (table or Table()).sit(box, self.game, self.players)
-        box.press("C")  # setup, with the default options
-        if box.press("C") != "pc_card":
-            raise AssertionError("the game did not start: " + box.screen())
-
-        def rounds(settle):
-            phone = 0
-            while True:
-                screen = box.screen()
-                while screen == "pc_card":  # the card's picture, then its bonus
-                    screen = box.press("C")
-                for _ in range(8):  # one press per launch
-                    screen = box.press("C")
-                    settle()
-                if screen != "pc_score":
-                    raise AssertionError("after eight launches the box shows " + screen)
-                seq = box.state(tokens[0])["seq"]
-                for boat in range(1, 9):
-                    box.move(tokens[phone % len(tokens)], "set_result",
-                             {"boat": boat, "result": self.rng.choice((0, 1, 2, 2)), "was": None}, seq)
-                    seq += 1
-                    phone += 1
-                    settle()
-                screen = box.press("C")  # confirm the round
-                if screen == "pc_final":
-                    return
-                if screen != "pc_round":
-                    raise AssertionError("confirming a round shows " + screen)
-                box.press("C")  # the next round's card
-
-        stats = with_pollers(box, tokens, rounds, every=4)
-        return box.state(tokens[0]), stats
-
-    def finished(self, view):
-        return view["box"] == "over" and view["game"]["over"] is True
+def driver_module(game, root=None):
+    """The game's driver.py, imported once (by its path: the games' folders are not packages)."""
+    path = driver_file(game, root).resolve()
+    if path not in _loaded:
+        spec = importlib.util.spec_from_file_location("%s_driver" % game, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _loaded[path] = module
+    return _loaded[path]
 
 
-class PearlReach:
-    """Its largest table: 2 people on phones and 2 sharp rivals at the fastest speed (1 s a move).
-    A person's move is a legal one computed by the rules under CPython from the box's saved game
-    (game.json); the rivals move by themselves, the box's clock moved on a second at a time."""
-
-    game = "pearl_reach"
-    players = 2
-
-    def __init__(self, seed=7):
-        self.rng = random.Random(seed)
-
-    def play(self, box, table=None):
-        tokens = (table or Table()).sit(box, self.game, self.players)
-        rules = firmware_games().load(self.game)
-        # setup: rivals 1 -> none -> 2; the speed line: 2 s -> 1 s; who sets out first: the first person
-        for button in ("C", "B", "B", "A", "A", "B", "A", "B"):
-            box.press(button)
-        if box.press("C") != "pr_board":
-            raise AssertionError("the game did not start: " + box.screen())
-        saved = Path(box.state_dir) / "game.json"
-
-        def moves(settle):
-            seen, deadline = None, 0
-            while True:
-                data = json.loads(saved.read_text())  # written then renamed: always whole
-                if data["seq"] != seen:  # a move was made: the next one comes within seconds
-                    seen, deadline = data["seq"], time.monotonic() + 20
-                elif time.monotonic() > deadline:
-                    raise AssertionError("the game stopped at move %d" % seen)
-                model = rules.from_dict(data["game"])
-                seat = rules.current(model)
-                if seat is None:
-                    return
-                if model["rivals"][seat] is None:
-                    m = self.rng.choice(rules.legal_moves(model, seat))
-                    try:
-                        box.move(tokens[seat], m["move"], m["args"], seq=data["seq"])
-                    except ApiError as exc:
-                        if exc.status != 409:  # 409: the save read was older than the box's game
-                            raise
-                    settle()
-                else:  # a rival thinks: move the box's clock on
-                    box.advance(1000)
-                    time.sleep(0.03)
-
-        stats = with_pollers(box, tokens, moves, every=2)
-        return box.state(tokens[0]), stats
-
-    def finished(self, view):
-        return view["box"] == "over" and view["game"]["winners"] != []
+def _games(root):
+    return build.game_ids(Path(root or build.ROOT) / "firmware")
 
 
-DRIVERS = {d.game: d for d in (TokenTide, QuietDividend, PaperCurrent, PearlReach)}
-
-
-def driver_for(game):
-    """The driver of a game in GAMES (firmware/tidebox/games/__init__.py). A registered game without a
-    driver is an error, never a skip: the bench and the heap test would leave it unmeasured."""
-    if game not in build.game_ids():
+def _class(game, root, name):
+    """The class `name` (Driver or ChipPlay) of a game in GAMES, from its driver.py. A registered game
+    without one is an error, never a skip: the bench, the heap test and the evenings would leave it
+    unmeasured."""
+    if game not in _games(root):
         raise LookupError("%s is not in GAMES (firmware/tidebox/games/__init__.py)" % game)
-    if game not in DRIVERS:
-        raise LookupError("%s is in GAMES but has no driver: write one in host_tools/game_drivers.py (game, "
-                          "players, play(box), finished(view)) and add it to DRIVERS" % game)
-    return DRIVERS[game]
+    where = DRIVER_FILE % game
+    if not driver_file(game, root).is_file():
+        raise LookupError("%s is in GAMES but has no driver: write %s with Driver (game, players, "
+                          "play(box, table), finished(view)) and ChipPlay (game, people, setup, "
+                          "play(chip, tokens))" % (game, where))
+    found = getattr(driver_module(game, root), name, None)
+    if found is None:
+        raise LookupError("%s defines no %s class" % (where, name))
+    if getattr(found, "game", None) != game:
+        raise LookupError("%s's %s plays %r, not %s" % (where, name, getattr(found, "game", None), game))
+    return found
 
 
-def registered():
-    """(game, driver class) for every game in GAMES, in the menu's order; a driver for a game GAMES
+def driver_for(game, root=None):
+    """The Driver class of a game in GAMES (firmware/tidebox/games/__init__.py), from its driver.py."""
+    return _class(game, root, "Driver")
+
+
+def chip_play_for(game, root=None):
+    """The ChipPlay class of a game in GAMES: its small player on the emulated Pico W."""
+    return _class(game, root, "ChipPlay")
+
+
+def registered(root=None):
+    """(game, Driver class) for every game in GAMES, in the menu's order; a driver for a game GAMES
     does not list is an error too (a game removed from the box, or a misspelt id)."""
-    stray = sorted(set(DRIVERS) - set(build.game_ids()))
+    games = _games(root)
+    folder = driver_file("*", root).parent.parent
+    stray = sorted(p.parent.name for p in folder.glob("*/driver.py") if p.parent.name not in games)
     if stray:
         raise LookupError("drivers for games not in GAMES: %s" % ", ".join(stray))
-    return [(game, driver_for(game)) for game in build.game_ids()]
+    return [(game, driver_for(game, root)) for game in games]

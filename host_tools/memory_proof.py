@@ -1,7 +1,7 @@
-"""The memory proof: a scripted whole game (8-player Token Tide unless another game's driver from
-game_drivers.py is given) with every phone polling once a second, run on the compiled firmware (.mpy,
-as on the board) under the MicroPython unix port with a given heap. Shared by tests/test_memory.py
-(one heap, must pass) and bench_memory.py (bisection)."""
+"""The memory proof: a scripted whole game (8-player Token Tide unless another game's driver is given:
+tests/games/<game>/driver.py, game_drivers.driver_for) with every phone polling once a second, run on
+the compiled firmware (.mpy, as on the board) under the MicroPython unix port with a given heap.
+Shared by tests/test_memory.py (one heap, must pass) and bench_memory.py (bisection)."""
 
 import http.client
 import json
@@ -12,7 +12,7 @@ import time
 
 import build
 from boxrig import Background, BoxProcess
-from game_drivers import TokenTide
+from game_drivers import driver_for
 
 # The heap the proof runs at in `make test` (the evening runs at the chip's pool: 276 KB here,
 # evening.py). On this 64-bit port (objects up to twice as big) 208 KB was about what 146-150 KB is on
@@ -48,13 +48,13 @@ class AllocSampler(Background):
 
 
 def run_game(heap_kb, tree=None, sample=False, romfs=None, driver=None):
-    """Plays the whole game (driver: a game_drivers.py driver, Token Tide's by default) at heap_kb.
+    """Plays the whole game (driver: a game's Driver, Token Tide's by default) at heap_kb.
     Returns a dict: ok, memory_errors, poll_errors, peak_alloc.
 
     romfs: (tree, image bytes) from romfs.build_romfs_tree(): the code runs from a ROMFS image, which
     the unix port holds in its heap and a board in flash, so the heap given is heap_kb plus the image."""
     tree = tree or build.build_sim()
-    driver = driver or TokenTide()
+    driver = driver or driver_for("token_tide")()
     folder = tempfile.mkdtemp(prefix="tidebox-mem-")
     if romfs:
         tree, image_bytes = romfs

@@ -37,7 +37,7 @@ from pathlib import Path
 import build
 from boxrig import ApiError, BOARD_PACE_MS, BoxProcess
 from evening import evening_heap, heap_at_menu
-from game_drivers import DRIVERS
+from game_drivers import driver_for
 from table import Table, back_to_menu, firmware_games
 
 CUT_DURING = 0.25  # the share of games the plug is pulled during, at a random moment
@@ -244,7 +244,7 @@ class Soak:
         self.box.acked = -1
 
     def play(self, game):
-        driver = DRIVERS[game]()
+        driver = driver_for(game)()
         plug = Plug(self.box, self.rng.uniform(2, 40)) if self.rng.random() < CUT_DURING else None
         try:
             final, stats = driver.play(self.box, self.table)

@@ -5,7 +5,6 @@ every other game's largest table (the bench's drivers, which `make bench` bisect
 ROMFS_HEAP_KB of heap besides its code, which a ROMFS firmware keeps in flash."""
 
 import build
-import game_drivers
 import pytest
 import romfs
 import shipped
@@ -33,7 +32,8 @@ def test_full_game_with_eight_pollers_fits_the_heap(sim_tree):
 
 @pytest.mark.parametrize("game", OTHER_GAMES)
 def test_each_other_game_played_whole_with_its_phones_polling_fits_the_heap(sim_tree, game):
-    """The bench's drivers (game_drivers.py): each game in GAMES, its largest table played to its end."""
+    """The bench's drivers (each game's tests/games/<game>/driver.py): each game in GAMES, its largest
+    table played to its end. A game without one fails here (tests/test_game_drivers.py checks the lookup)."""
     driver = driver_for(game)()
     result = run_game(PROOF_HEAP_KB, sim_tree, driver=driver)
     assert result["error"] is None, result
@@ -41,23 +41,6 @@ def test_each_other_game_played_whole_with_its_phones_polling_fits_the_heap(sim_
     assert result["memory_errors"] == 0, result
     assert result["poll_errors"] == [], result
     assert result["phones_told_the_end"] == driver.players, result
-
-
-def test_every_game_in_games_has_a_driver_and_a_missing_one_fails(monkeypatch):
-    """The heap test and the bench take their games from GAMES: one without a driver fails, not skips."""
-    assert [game for game, _ in game_drivers.registered()] == list(build.game_ids())
-    assert OTHER_GAMES and "token_tide" in build.game_ids()
-    monkeypatch.delitem(game_drivers.DRIVERS, "pearl_reach")
-    with pytest.raises(LookupError, match="pearl_reach is in GAMES but has no driver"):
-        driver_for("pearl_reach")
-    with pytest.raises(LookupError, match="pearl_reach is in GAMES but has no driver"):
-        game_drivers.registered()
-    with pytest.raises(LookupError, match="not in GAMES"):
-        driver_for("draft")
-    monkeypatch.setitem(game_drivers.DRIVERS, "draft", game_drivers.TokenTide)
-    monkeypatch.setitem(game_drivers.DRIVERS, "pearl_reach", game_drivers.PearlReach)
-    with pytest.raises(LookupError, match="drivers for games not in GAMES: draft"):
-        game_drivers.registered()
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import io
 import json
 
 import pytest
-from game_drivers import DRIVERS
+from game_drivers import driver_for
 from table import Table, back_to_menu, firmware_games
 
 pytestmark = pytest.mark.slow  # the real firmware, restarting itself after each game
@@ -47,7 +47,7 @@ def end_game(box):
 def test_a_finished_game_and_an_ended_one_are_tonights_scores_until_a_new_table(real_box):
     assert tonight(real_box) == []
     table = Table()
-    final, _ = DRIVERS["quiet_dividend"]().play(real_box, table)
+    final, _ = driver_for("quiet_dividend")().play(real_box, table)
     assert final["box"] == "over"
     back_to_menu(real_box)
     [played] = tonight(real_box)

@@ -330,8 +330,8 @@ def pearl_reach(flash_out, wall_s, rows):
 
 
 def whole_game(flash_out, play, phones_n, rows):
-    """`play` (one of evening_pico.py's players: its setup presses and its play) played whole on a fresh
-    chip by `phones_n` phones polling once a chip second."""
+    """`play` (a game's ChipPlay, as the evening plays it: its setup presses and its play) played whole
+    on a fresh chip by `phones_n` phones polling once a chip second."""
     games = firmware_games()
     title = games.load(play.game).TITLE
     flash = sim_pico.prepare(flash_out, fresh=True)
@@ -950,9 +950,9 @@ def bench(args):
     if args.pearl_reach_s:
         pearl_reach(OUT / "pearl-reach", args.pearl_reach_s, rows)
     if args.whole_games:
-        import evening_pico
+        from game_drivers import chip_play_for
 
-        for play in (evening_pico.QuietDividend(), evening_pico.PaperCurrent()):
+        for play in (chip_play_for("quiet_dividend")(), chip_play_for("paper_current")()):
             whole_game(OUT / play.game, play, args.phones, rows)
     print("| figure (chip time at 125 MHz) | measured | goal |")
     print("| --- | --- | --- |")

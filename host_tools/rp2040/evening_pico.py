@@ -8,11 +8,11 @@ to the wall's. The games are played in the order of how many people they seat, s
 grows (Pearl Reach, 2 people and 2 sharp rivals at 1 s a move, first): each game's people are the
 table's phones, the others of the 8 poll without a seat, as phones still on the join page do.
 Each game starts at the game menu (A to it, C), its new people join by the phones' API, the reader
-sets it up on the box, phones and buttons play it to its end (CHIP_PLAYS: one small player per
-game), and every phone is told the end; then the reader goes back to the game menu as a person
-does (C through the end's pages; "New game" in a what-next menu, read from the panel's title bar),
-and the box restarts itself with its table, as it does after every game (restart.py; that restart
-is the design, not a shortage).
+sets it up on the box, phones and buttons play it to its end (one small player per game: the ChipPlay
+of its tests/games/<game id>/driver.py), and every phone is told the end; then the reader goes back
+to the game menu as a person does (C through the end's pages; "New game" in a what-next menu, read
+from the panel's title bar), and the box restarts itself with its table, as it does after every game
+(restart.py; that restart is the design, not a shortage).
 
 What it measures, per game: the heap's low-water (the emulator reads MicroPython's allocation
 table every 2 ms of chip time: free bytes as gc.mem_free() says, and the largest free block) from
@@ -24,7 +24,6 @@ chip's own resets, crash.log.
 Used by tests/test_sim_pico.py (on every `make test`); `make evening-pico` prints the table.
 """
 
-import random
 import re
 import subprocess
 import sys
@@ -38,7 +37,8 @@ sys.path.insert(0, str(HERE.parent))
 import build  # noqa: E402
 import power_cuts  # noqa: E402
 import sim_pico  # noqa: E402
-from pico_box import Chip, find_key  # noqa: E402
+from game_drivers import chip_play_for  # noqa: E402
+from pico_box import Chip  # noqa: E402
 from table import EVENING_NAMES, firmware_games  # noqa: E402
 
 OUT = build.ROOT / "build" / "evening-pico"
@@ -115,143 +115,17 @@ class Phones:
 
 
 # ---------------------------------------------------------------- one small player per game
-# Each has `game`, `people` (seated phones), setup (the reader's presses from the join screen to the
+# Each game's is the ChipPlay class of its tests/games/<game id>/driver.py (game_drivers.py says what it
+# has): `game`, `people` (seated phones), setup (the reader's presses from the join screen to the
 # game's first screen) and play(chip, tokens), which returns once the game is over.
 
-class TokenTide:
-    """The short crossing (four tide cards): each round the reader turns the card, every phone locks
-    in an allocation of the seven counters, the reader reveals (C, then a long C) and steps on."""
 
-    game = "token_tide"
-    people = 8
-    setup = ("C", "B", "B", "C")  # setup, the deck line to the short crossing, the first card
-
-    def __init__(self, seed=11):
-        self.rng = random.Random(seed)
-
-    def play(self, chip, tokens):
-        while True:
-            view = chip.view(tokens[0])["game"]
-            if view["phase"] == "over":
-                return
-            r = view["round"]
-            chip.press("C")  # the card's C: the allocation and its timer
-            for token in tokens:
-                b = self.rng.randint(0, 7)
-                g = self.rng.randint(0, 7 - b)
-                code, answer = chip.move(token, "allocate", {"allocation": [b, g, 7 - b - g], "ready": True})
-                if code != 200:
-                    raise EveningError("an allocation: %s %s" % (code, answer))
-            chip.press("C")  # the reveal's first step
-            chip.press("C", long=True)  # straight to the standings
-            for _ in range(10):
-                view = chip.view(tokens[0])["game"]
-                if view["round"] > r or view["phase"] == "over":
-                    break
-                chip.press("C")
-            else:
-                raise EveningError("round %d's reveal never ended on the box" % (r + 1))
-
-
-class QuietDividend:
-    """Each turn the seat whose turn it is takes one of the legal turns its view offers."""
-
-    game = "quiet_dividend"
-    people = 8
-    setup = ("C", "C")
-
-    def __init__(self, seed=5):
-        self.rng = random.Random(seed)
-
-    def play(self, chip, tokens):
-        for _ in range(2000):
-            view = chip.view(tokens[0])
-            if view["box"] == "over":
-                return
-            seat = view["game"]["turn"]
-            mine = chip.view(tokens[seat])
-            m = self.rng.choice(mine["game"]["legal"])
-            code, answer = chip.move(tokens[seat], m["move"], m["args"], mine["seq"])
-            if code != 200:
-                raise EveningError("the turn %s: %s %s" % (m, code, answer))
-        raise EveningError("The Quiet Dividend did not end")
-
-
-class PaperCurrent:
-    """The reader pages each card and launches the eight boats (C), the phones enter every boat's
-    result in turn, the reader confirms (C); three rounds."""
-
-    game = "paper_current"
-    people = 8
-    setup = ("C", "C")
-
-    def __init__(self, seed=3):
-        self.rng = random.Random(seed)
-
-    def play(self, chip, tokens):
-        phone = 0
-        for _ in range(400):
-            view = chip.view(tokens[0])
-            if view["box"] == "over":
-                return
-            game = view["game"]
-            if game["phase"] != "score" or None not in game["results"]:
-                chip.press("C")  # the card's pages, a launch, the round confirmed, the next card
-                continue
-            seq = view["seq"]
-            for boat, result in enumerate(game["results"], 1):
-                if result is None:
-                    code, answer = chip.move(tokens[phone % len(tokens)], "set_result",
-                                             {"boat": boat, "result": self.rng.choice((0, 1, 2, 2)),
-                                              "was": None}, seq)
-                    if code != 200:
-                        raise EveningError("boat %d's result: %s %s" % (boat, code, answer))
-                    seq += 1
-                    phone += 1
-        raise EveningError("Paper Current did not end")
-
-
-class PearlReach:
-    """2 people and 2 sharp rivals at 1 s a move (its largest table with rivals): a person places on
-    the cheapest free cell at their turn; the rivals move by themselves on the chip."""
-
-    game = "pearl_reach"
-    people = 2
-    # setup; rivals 1 -> none -> 2; the speed line: 2 s -> 1 s; who sets out first: the first person
-    setup = ("C", "B", "B", "A", "A", "B", "A", "B", "C")
-
-    def play(self, chip, tokens):
-        for _ in range(600):
-            view = chip.view(tokens[0])
-            game = view.get("game", {})
-            if view["box"] == "over" or game.get("winners"):
-                return
-            for token in tokens:
-                mine = chip.view(token)
-                game = mine["game"]
-                if game.get("you") not in (game.get("to_act") or ()):
-                    continue
-                costs = find_key(mine, "costs") or []
-                cells = sorted((cost, c) for c, cost in enumerate(costs) if cost is not None)
-                for _, c in cells:
-                    code, _ = chip.move(token, "place", {"cell": c}, mine["seq"])
-                    if code == 200:
-                        break
-            time.sleep(0.5)
-        raise EveningError("Pearl Reach did not end")
-
-
-CHIP_PLAYS = {p.game: p for p in (TokenTide, QuietDividend, PaperCurrent, PearlReach)}
-
-
-def plays():
+def plays(root=None):
     """A player for every game in GAMES, fewest people first (the table only grows); a game in GAMES
-    without one is an error, never a game left out of the evening."""
-    games = [game for game, _ in firmware_games().GAMES]
-    missing = [g for g in games if g not in CHIP_PLAYS]
-    if missing:
-        raise LookupError("no chip player for %s: add one to host_tools/rp2040/evening_pico.py" % missing)
-    return sorted((CHIP_PLAYS[g]() for g in games), key=lambda p: (p.people, games.index(p.game)))
+    without one is an error, never a game left out of the evening. `root`: the project folder whose
+    GAMES and drivers are read (this one by default)."""
+    games = list(build.game_ids(Path(root or build.ROOT) / "firmware"))
+    return sorted((chip_play_for(g, root)() for g in games), key=lambda p: (p.people, games.index(p.game)))
 
 
 # ---------------------------------------------------------------- the evening
