@@ -1,11 +1,17 @@
 """The memory proof: a scripted whole game (8-player Token Tide unless another game's driver is given:
 tests/games/<game>/driver.py, game_drivers.driver_for) with every phone polling once a second, run on
 the compiled firmware (.mpy, as on the board) under the MicroPython unix port with a given heap.
-Shared by tests/test_memory.py (one heap, must pass) and bench_memory.py (bisection)."""
+Shared by tests/test_memory.py (one heap, must pass) and bench_memory.py (bisection).
+
+    python host_tools/memory_proof.py [game ...]
+
+plays each game (every game in GAMES by default) whole at PROOF_HEAP_KB on a fresh box, from its game
+menu, and prints how it went; the exit status is 1 when one did not pass."""
 
 import http.client
 import json
 import re
+import sys
 import tempfile
 import threading
 import time
@@ -99,3 +105,29 @@ def run_game(heap_kb, tree=None, sample=False, romfs=None, driver=None):
         result["seconds"] = time.monotonic() - started
     result["passed"] = result["ok"] and not result["memory_errors"] and not result["poll_errors"]
     return result
+
+
+def said(r, players):
+    """One line on a run_game result `r` (a driver seating `players` phones)."""
+    return ("%s: %s at %d KB, %.0f s: %s; %d of %d phones told the end, %s polls, %d poll errors, "
+            "%d MemoryErrors%s" % (
+                r["game"], "passed" if r["passed"] else "FAILED", r["heap_kb"], r["seconds"],
+                "played to its end" if r["ok"] else "not played to its end", r.get("phones_told_the_end", 0),
+                players, r.get("poll_requests", "no"), len(r["poll_errors"]), r["memory_errors"],
+                "; " + r["error"] if r["error"] else ""))
+
+
+def main(argv):
+    games = argv[1:] or list(build.game_ids())
+    drivers = [driver_for(game)() for game in games]  # a game without its driver fails before any is played
+    tree = build.build_sim()
+    failed = 0
+    for driver in drivers:
+        result = run_game(PROOF_HEAP_KB, tree, driver=driver)
+        failed += not result["passed"]
+        print(said(result, driver.players), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
