@@ -8,7 +8,7 @@ import asyncio
 import board as board_module
 from micropython import const
 
-from tidebox import api, memory, transport
+from tidebox import api, asyncio_shim, memory, transport
 from tidebox.box import Box
 from tidebox.collect import Collector
 from tidebox.panel import QrImages, Panel
@@ -33,7 +33,7 @@ def make_qr_drawer(box, board):
 
 
 async def main(board):
-    transport.lean_waits()  # asyncio's run loop without a heap frame at every step
+    asyncio_shim.lean_waits()  # asyncio's run loop without a heap frame at every step
     storage = Storage(board.storage_dir)
     box = Box(board, storage)  # the game is chosen on the box (tidebox/games)
     from tidebox import hotspot

@@ -216,7 +216,7 @@ def test_server_end_to_end(mp, mode):
     port = free_udp_port()
     env = mp.env({"DNS_PORT": str(port), "DNS_HOST": "127.0.0.1", "DNS_IP": "192.168.4.1",
                   "DNS_POLL": "1" if mode == "poll" else "0", "DNS_SECONDS": "60"})
-    # The server alone, on a small heap: it waits on its socket with transport.readable, and
+    # The server alone, on a small heap: it waits on its socket with asyncio_shim.readable, and
     # importing tidebox.transport brings microdot's server with it (on the box it is loaded anyway).
     proc = subprocess.Popen([mp.executable, "-X", "heapsize=80K", str(MP_SCRIPTS / "dns_serve.py")],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

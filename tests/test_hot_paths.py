@@ -71,8 +71,8 @@ def test_the_run_loops_steps_take_no_heap_frame(checks):
     # asyncio's IOQueue.wait_io_event, called at every step of its run loop, has a frame of 13 words:
     # MicroPython takes it from the heap each time (the probe sees it, else it would prove nothing)
     assert checks["steps_heap_calls_asyncio"], "asyncio's own wait no longer takes a heap frame"
-    assert checks["lean_waits"], "transport.lean_waits found no IO queue to put its wait in"
-    assert not checks["steps_heap_calls_lean"], "the box's wait (transport.lean_waits) calls the heap"
+    assert checks["lean_waits"], "asyncio_shim.lean_waits found no IO queue to put its wait in"
+    assert not checks["steps_heap_calls_lean"], "the box's wait (asyncio_shim.lean_waits) calls the heap"
 
 
 def test_invert_is_sent_only_when_it_changes(checks):

@@ -98,7 +98,7 @@ class CaptiveDNS:
         """Serve until stop(). Each packet is handled as soon as it arrives when asyncio's IO queue
         can be used; otherwise the socket is polled every _IDLE_MS. (MicroPython's asyncio has no UDP
         streams: the task waits in asyncio's IO queue as the web server's accept does.)"""
-        from tidebox.transport import io_queue, readable
+        from tidebox.asyncio_shim import io_queue, readable
 
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         try:

@@ -1,38 +1,28 @@
 # The phones' connections: accepting them through the board's connection gate, reading each
 # request with deadlines and limits, and writing one answer at a time, on microdot. The routes are
 # tidebox/api.py's; this module is the MicroPython side of serving them (api.py says what a server
-# must offer, so another interpreter's transport can serve the same routes).
+# must offer, so another interpreter's transport can serve the same routes). What it reads in a
+# request's head before microdot is tidebox/scan.py's; what it does below asyncio's streams is
+# tidebox/asyncio_shim.py's.
 #
 # The Pico W's lwIP serves only 5 TCP connections at once, for up to 8 phones, so every request is
 # short: no streams, `Connection: close`, and a poll that finds nothing new gets a tiny answer.
 #
-# Everything that leans on microdot's or asyncio's internals is here, and nowhere else in the
-# firmware (dns.py waits on its socket with `readable` below):
-#   asyncio  `asyncio.core._io_queue.queue_read(sock)` parks a task until a socket is readable (as
-#            asyncio's own streams wait), `asyncio.StreamReader(sock, extra)` wraps an accepted
-#            socket (its `.s`, written to and closed directly for an idle poll's answer, as its
-#            `write` and `aclose` do, and closed so when there is no memory to await a close), whose
-#            `readinto` gives None when woken with nothing to read (EAGAIN);
-#            `core._io_queue` is looked up at each wait, as asyncio.new_event_loop() replaces it;
-#            `_io_queue.poller` (select.poll) and `_io_queue.wait_io_event(dt)`, which the run loop
-#            calls at every step, shadowed on the instance by a leaner one (lean_waits below).
-#   microdot `Request.create(app, stream_in, stream_out, peername)`, `Microdot.dispatch_request(request)`,
-#            `Response.write(stream)`, `Response.send_file(..., stream=)`, the class limits
-#            `Request.max_content_length`, `max_body_length`, `max_readline`, and the head as
-#            microdot reads it (`readline` up to the first blank line, header names case-blind).
-# Checked on: run under MicroPython v1.29.0-preview (9458e3a23f, the unix port the tests run) and
-# mainline 3fff03367a (the 32-bit unix port `make micropython32` builds), with microdot 2.7.0; read in the
-# asyncio sources (extmod/asyncio/core.py, stream.py) of every release from v1.21.0 (the first with
-# `asyncio` by that name) to v1.28.0 and of mainline 1c3c201149: the same names, the same behaviour.
-# A new MicroPython or microdot is checked against this list before the box uses it.
+# What it relies on in microdot (and nowhere else in the firmware): `Request.create(app, stream_in,
+# stream_out, peername)`, `Microdot.dispatch_request(request)`, `Response.write(stream)`,
+# `Response.send_file(..., stream=)`, the class limits `Request.max_content_length`,
+# `max_body_length`, `max_readline`, and the head as microdot reads it (`readline` up to the first
+# blank line, header names case-blind). Checked with microdot 2.7.0; a new microdot is checked
+# against this list before the box uses it.
 import sys
 import time
 
 import asyncio
-from asyncio import core
 from micropython import const
 from microdot import Microdot, Request
+from tidebox.asyncio_shim import close_now, readable, write_now
 from tidebox.memory import REQUESTS, VIEWS
+from tidebox.scan import KEPT_HEADERS, NOT_STATE, head_end, put_number, scan, state_request
 
 TOKEN_HEADER = "X-Seat-Token"
 REQUEST_MS = 5000  # a client that has not sent its whole request by then is cut off (slow clients)
@@ -44,16 +34,9 @@ SEGMENT_BYTES = 512  # an answer is written in pieces of up to this size (see _S
 BUSY_ANSWER = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
                b"Connection: close\r\n\r\n{\"error\": \"the box is busy for a moment: try again\"}")
 BACKLOG = 48  # connections the network stack keeps waiting, in order, while five are served
-KEPT_HEADERS = (b"content-length", b"content-type", b"x-seat-token")  # the request headers used here
 # Each connection being read has a buffer of this size, made once (see _Slot): a phone's whole request
 # head fits (a browser's is about 600 bytes); a larger head is read on by _Head, as microdot reads.
 SLOT_BYTES = const(1024)
-# A phone's poll is answered before microdot (see BoxServer.serve) when its request line is exactly
-# this, then nothing or "?v=" and up to _VERSION_DIGITS digits, then " HTTP/1.0" or " HTTP/1.1".
-_STATE = b"GET /api/state"
-_VERSION_DIGITS = const(9)  # a longer number is left to microdot (and would not be a small int)
-_NOT_STATE = const(-2)  # _state_request(): not a request answered before microdot
-_FULL_VIEW = const(-1)  # ... the state without a version that could be the box's: the whole view
 
 # Small, bounded requests: a join or an allocation is well under 100 bytes.
 Request.max_content_length = 512
@@ -221,19 +204,19 @@ class BoxServer(Microdot):
                     if not got:
                         break  # the stream ended: microdot says what it makes of what came
                     slot.used = used = used + got
-                    end = _head_end(buf, line, used)
+                    end = head_end(buf, line, used)
                     if end < 0:
                         line = -end  # no end yet: complete lines up to here need no second look
                         end = 0
-                polled = _NOT_STATE
-                if end and self.fast and self.idle_response is not None and _scan(slot, end):
-                    polled = _state_request(slot.buf)
+                polled = NOT_STATE
+                if end and self.fast and self.idle_response is not None and scan(slot, end):
+                    polled = state_request(slot.buf)
                 if polled >= 0 and polled == self.box.version:
                     request = _IDLE
                     self.idle_served += 1
                     if self.idle_version != self.box.version:
                         await self.build_idle_answer()
-                elif polled != _NOT_STATE:
+                elif polled != NOT_STATE:
                     request = _VIEW  # answered below, in turn with the requests microdot answers
                 else:
                     head = _Head(stream_in, bytes(slot.view[:slot.used]))
@@ -250,7 +233,7 @@ class BoxServer(Microdot):
             try:
                 if request is _IDLE:
                     answer = self.idle_answer
-                    sent = _write_now(stream_out, answer)  # (all of it, nearly always)
+                    sent = write_now(stream_out, answer)  # (all of it, nearly always)
                     if sent < len(answer):
                         await stream_out.awrite(memoryview(answer)[sent:] if sent else answer)
                     self.answered()
@@ -279,7 +262,7 @@ class BoxServer(Microdot):
                 sys.print_exception(exc)
             finally:
                 try:  # always: a socket left open would hold one of lwIP's five
-                    if not _close_now(stream_out):
+                    if not close_now(stream_out):
                         await stream_out.aclose()
                 except OSError:
                     pass
@@ -321,7 +304,7 @@ class BoxServer(Microdot):
         buf = slot.buf
         at = len(before)
         buf[:at] = before
-        at = _put_number(buf, at, shared.length + own.length)
+        at = put_number(buf, at, shared.length + own.length)
         buf[at:at + len(after)] = after
         at += len(after)
         for part in (shared, own):
@@ -366,37 +349,6 @@ _IDLE = object()  # serve(): the request is an idle poll, answered with the preb
 _VIEW = object()  # serve(): the request asks for the whole view, answered by answer_view
 
 
-def _write_now(stream, data):
-    """Writes data straight to an asyncio stream's socket (non-blocking): how much it took (0 also
-    where the stream is not asyncio's). An idle poll's answer of 128 bytes goes whole, without the
-    two coroutines of the stream's awrite and drain: heap at every poll."""
-    if not isinstance(stream, asyncio.StreamReader):
-        return 0
-    return stream.s.write(data) or 0
-
-
-def _close_now(stream):
-    """Closes an asyncio stream's socket as its aclose() does, without that coroutine; False where
-    the stream is not asyncio's (its own aclose is awaited then)."""
-    if not isinstance(stream, asyncio.StreamReader):
-        return False
-    stream.s.close()
-    return True
-
-
-def _put_number(buf, at, number):
-    """Writes str(number) (number >= 0) into buf at `at`, allocating nothing; returns where it ends."""
-    digits = 1
-    while number >= 10 ** digits:
-        digits += 1
-    end = at + digits
-    while digits:
-        digits -= 1
-        buf[at + digits] = 48 + number % 10
-        number //= 10
-    return end
-
-
 def _reap(slot, now, full):
     if slot.task is not None:
         age = time.ticks_diff(now, slot.started)
@@ -420,132 +372,6 @@ class _Slot:
         # (a head too large for buf), microdot's header is used instead.
         self.token_at = 0
         self.token_len = -1
-
-
-def _head_end(buf, line, used):
-    """The head's length when buf[:used] holds its blank line; else minus where the first incomplete
-    line begins (`line`: where the first line not looked at yet begins; 0 is the request line)."""
-    while True:
-        stop = buf.find(b"\n", line, used) + 1
-        if not stop:
-            return -line
-        # A line that starts with a letter (above 32) is not blank: one comparison, no call.
-        if line and buf[line] <= 32 and _blank(buf, line, stop):
-            return stop  # microdot ends the head at the first line that is blank once stripped
-        line = stop
-
-
-def _space(c):
-    return c == 32 or 9 <= c <= 13  # what bytes.strip() removes: space, \t \n \v \f \r
-
-
-def _blank(buf, start, stop):
-    while start < stop:
-        if not _space(buf[start]):
-            return False
-        start += 1
-    return True
-
-
-def _is_name(buf, start, stop, name):
-    """buf[start:stop] is `name` (lower case), ignoring ASCII case, as bytes.lower() would."""
-    if stop - start != len(name):
-        return False
-    for i in range(len(name)):
-        c = buf[start + i]
-        if 65 <= c <= 90:
-            c += 32
-        if c != name[i]:
-            return False
-    return True
-
-
-def _ascii(buf, start, stop):
-    while start < stop:
-        if buf[start] > 127:
-            return False
-        start += 1
-    return True
-
-
-def _scan(slot, end):
-    """Looks at the whole head in slot.buf[:end] as _Head and microdot would read it, allocating
-    nothing. Notes where the X-Seat-Token value microdot would give is (token_at, token_len; length 0:
-    none). True when the head's headers are ones microdot takes and none of them changes the
-    answer to an idle poll (Content-Length, Content-Type), so that answer may be given.
-    Every poll comes through here, so the usual line (a name from its first byte, no space before
-    the colon, a length that is none of the three names') costs two finds and a few comparisons."""
-    buf = slot.buf
-    slot.token_len = 0
-    plain = True
-    start = buf.find(b"\n", 0, end) + 1  # past the request line
-    while start < end:
-        stop = buf.find(b"\n", start, end) + 1
-        first = start
-        if buf[first] <= 32:  # (spaces are at most 32, letters above: one comparison for most lines)
-            while first < stop and _space(buf[first]):
-                first += 1
-            if first == stop:
-                break  # the blank line: the end of the head
-        colon = buf.find(b":", start, stop)
-        if colon < 0:
-            return False  # a header line without a colon: microdot refuses the request (400)
-        last = colon
-        if last > first and buf[last - 1] <= 32:
-            while last > first and _space(buf[last - 1]):
-                last -= 1
-        size = last - first
-        if size == 12:  # X-Seat-Token or Content-Type
-            if _is_name(buf, first, last, KEPT_HEADERS[2]):
-                if not _ascii(buf, start, stop):
-                    plain = False  # microdot decodes the line as UTF-8: it decides what is wrong with it
-                if last == colon:  # "X-Seat-Token :" reaches microdot under another name
-                    value = colon + 1
-                    close = stop
-                    while value < close and _space(buf[value]):
-                        value += 1
-                    while close > value and _space(buf[close - 1]):
-                        close -= 1
-                    slot.token_at = value  # the last one counts, as in microdot's headers
-                    slot.token_len = close - value
-            elif _is_name(buf, first, last, KEPT_HEADERS[1]):
-                plain = False
-        elif size == 14 and _is_name(buf, first, last, KEPT_HEADERS[0]):
-            plain = False
-        start = stop
-    return plain
-
-
-def _state_request(buf):
-    """What the request line at the start of buf asks for: N for `GET /api/state?v=N HTTP/1.x`, N
-    written as str(N) would write it (the route compares the text with the box's version);
-    _FULL_VIEW for `GET /api/state HTTP/1.x`, or a v with a leading zero (never the version's text);
-    _NOT_STATE for anything else (other queries, a v of no or too many digits): microdot's to read."""
-    at = len(_STATE)
-    if buf.find(_STATE, 0, at) != 0:
-        return _NOT_STATE
-    version = _FULL_VIEW
-    if buf[at] == 63:  # "?"
-        if buf.find(b"?v=", at, at + 3) != at:
-            return _NOT_STATE
-        at += 3
-        first = at
-        version = 0
-        while 48 <= buf[at] <= 57:
-            if at - first == _VERSION_DIGITS:
-                return _NOT_STATE
-            version = version * 10 + buf[at] - 48
-            at += 1
-        if at == first:
-            return _NOT_STATE
-        if buf[first] == 48 and at - first > 1:
-            version = _FULL_VIEW  # a leading zero: microdot compares the text, "05" is not "5"
-    if buf.find(b" HTTP/1.", at, at + 8) != at or buf[at + 8] not in (48, 49):
-        return _NOT_STATE
-    at += 9
-    if buf[at] == 13:
-        at += 1
-    return version if buf[at] == 10 else _NOT_STATE
 
 
 class _Collect:
@@ -662,46 +488,3 @@ class _PageFile:
 
     def close(self):
         self.file.close()
-
-
-def readable(sock):
-    """Awaited: wakes when `sock` has something to read, as asyncio's own streams wait (its IO
-    queue). The accept loop here and the captive DNS (dns.py) wait on their sockets with it."""
-    yield core._io_queue.queue_read(sock)
-
-
-def io_queue():
-    """True when this asyncio has the IO queue `readable` parks a task in."""
-    return getattr(core, "_io_queue", None) is not None
-
-
-# Python functions whose frame needs more than 11 words get it from the heap at every call
-# (py/objfun.c, VM_MAX_STATE_ON_STACK; the frame is freed at the return, but gc.threshold counts it).
-# asyncio's IOQueue.wait_io_event needs 13, and its run loop calls it at every step, even with
-# nothing to wait for: about 100 frames of 80 bytes a second at the idle game menu, which made the
-# threshold collect every 0.64 s there (18 ms each on the chip, the presses meeting one in three).
-_poller = None  # the IO queue's select.poll, while lean_waits' wait is in place
-_wake = None  # ... and asyncio's own wait_io_event (a bound method), which handles what is ready
-
-
-def _lean_wait(dt):
-    """The run loop's wait: dt ms (or until something is ready) on the poller, as asyncio waits,
-    in a frame of 8 words on the C stack. When something is ready, asyncio's own method wakes its
-    tasks: it polls again at once, and the poll reports what is ready for as long as it is."""
-    for _ in _poller.ipoll(dt):
-        return _wake(0)
-
-
-def lean_waits():
-    """Puts _lean_wait in place of asyncio's wait_io_event for the event loop asyncio runs now
-    (asyncio.new_event_loop() makes a new one, which waits asyncio's way). Where asyncio has no IO
-    queue of this shape, nothing changes."""
-    global _poller, _wake
-    queue = getattr(core, "_io_queue", None)
-    if queue is None or not hasattr(queue, "poller") or not hasattr(queue, "wait_io_event"):
-        return False
-    if queue.wait_io_event is not _lean_wait:
-        _poller = queue.poller
-        _wake = queue.wait_io_event
-        queue.wait_io_event = _lean_wait
-    return True

@@ -199,10 +199,10 @@ def run():
     import asyncio
 
     import board as board_module
-    from tidebox import api, buttons, running, transport  # noqa: F401 - imported here to time the imports
+    from tidebox import api, asyncio_shim, buttons, running, transport  # noqa: F401 - timed imports
 
     print("INFO import_ms=%.1f" % (ticks_diff(ticks_us(), t0) / 1000))
-    transport.lean_waits()  # as main.py's main() does
+    asyncio_shim.lean_waits()  # as main.py's main() does
     import tidebox
 
     # Where the code came from: ".frozen/...", "/rom/..." (a ROMFS image) or the littlefs.
@@ -388,10 +388,10 @@ def profile():
     import asyncio
 
     import board as board_module
-    from tidebox import api, transport
+    from tidebox import api, asyncio_shim
     from tidebox.buttons import Buttons
 
-    transport.lean_waits()  # as main.py's main() does
+    asyncio_shim.lean_waits()  # as main.py's main() does
 
     board = board_module.make_board()
     box, tokens = make_game(board, board_module.MemStorage())

@@ -10,7 +10,7 @@ import sys
 import asyncio
 import board as board_module
 import micropython
-from tidebox import api, transport
+from tidebox import api, asyncio_shim, scan
 from tidebox.box import Box
 from tidebox.buttons import Buttons
 from tidebox.panel import Panel
@@ -196,7 +196,7 @@ async def alloc_checks():
     out = {}
     # The run loop's steps: asyncio's own wait takes a heap frame at each, the box's (main.py) none.
     out["steps_heap_calls_asyncio"] = await heap_called_awaiting(scheduler_steps)
-    out["lean_waits"] = transport.lean_waits()
+    out["lean_waits"] = asyncio_shim.lean_waits()
     out["steps_heap_calls_lean"] = await heap_called_awaiting(scheduler_steps)
     board, box, tokens = make_box()
     app = api.make_app(box, board)
@@ -211,9 +211,9 @@ async def alloc_checks():
     found = {"plain": None, "version": None, "seat": None}
 
     def fast_path():
-        end = transport._head_end(slot.buf, 0, len(poll))
-        found["plain"] = transport._scan(slot, end)
-        found["version"] = transport._state_request(slot.buf)
+        end = scan.head_end(slot.buf, 0, len(poll))
+        found["plain"] = scan.scan(slot, end)
+        found["version"] = scan.state_request(slot.buf)
         found["seat"] = box.seats.seat_of(slot.buf, slot.token_at, slot.token_len)
 
     out["fast_path_locked"] = locked(fast_path)

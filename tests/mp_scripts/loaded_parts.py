@@ -15,7 +15,8 @@ box = Box(board, Storage(os.getenv("TIDEBOX_STATE_DIR")))
 reader = Panel(box, board.display, None)
 CORE = ("tidebox.box", "tidebox.panel", "tidebox.storage", "tidebox.screens", "tidebox.draw",
         "tidebox.games", "tidebox.games.base", "tidebox.seats", "tidebox.timer", "tidebox.viewjson",
-        "tidebox.hotspot", "tidebox.memory", "tidebox.buttons", "tidebox.jsoncheck", "tidebox.gate",
+        "tidebox.hotspot", "tidebox.memory", "tidebox.errors", "tidebox.buttons", "tidebox.jsoncheck",
+        "tidebox.gate",
         "tidebox")
 seen = {}
 
