@@ -1,9 +1,9 @@
 """Memory figures: the smallest heap (4 KB steps) at which the scripted 8-player Token Tide game with
 eight pollers completes 5 runs of 5 (min_heap_kb), the same for each other game's largest table with
-its phones polling (min_heap_kb_<game>, game_drivers.py), each game's with its code in a ROMFS image
-(min_heap_romfs_kb_<game>, for every game in GAMES; min_heap_romfs_kb, the largest of them: the heap
-every game fits besides the image), the heap in use once the box is up (before any phone), the peak
-gc.mem_alloc() during the Token Tide game, and the size of the firmware."""
+its phones polling (min_heap_kb_<game>, played by its tests/games/<game>/driver.py), each game's with
+its code in a ROMFS image (min_heap_romfs_kb_<game>, for every game in GAMES; min_heap_romfs_kb, the
+largest of them: the heap every game fits besides the image), the heap in use once the box is up
+(before any phone), the peak gc.mem_alloc() during the Token Tide game, and the size of the firmware."""
 
 import build
 import romfs

@@ -1,7 +1,7 @@
 """The phones at a table over an evening, on a running box (BoxProcess): who is seated, and the
 reader's presses that bring the box from one game's end to the next game's join screen with the
-number of players that game wants. Used by game_drivers.py (every driver seats its table here) and
-evening.py (one game after another on one box).
+number of players that game wants. Used by the games' drivers (tests/games/<game>/driver.py: every
+driver seats its table here) and evening.py (one game after another on one box).
 
 The box keeps its players from one game to the next (the game menu says how many are at the table),
 so the next game's phones are those still seated, plus new ones that join; a game that seats fewer
