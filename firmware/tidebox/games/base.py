@@ -9,6 +9,11 @@
 from tidebox.errors import GameError, NotNow  # noqa: F401 - the rules' refusals, as _base.GameError
 
 
+def is_int(value, low, high):
+    """A whole number from low to high (True and False are not: bool is an int subclass, not a count)."""
+    return type(value) is int and low <= value <= high
+
+
 def check_name(name, taken=(), max_name=12):
     """A player's name: 1-max_name printable characters, unique at the table (case-insensitive)."""
     if not isinstance(name, str):

@@ -35,3 +35,14 @@ def check_save(data, game_id, short, keys, low, high, wrong="saved game has a wr
     if not isinstance(names, list) or not low <= len(names) <= high:
         raise GameError(wrong)
     return len(names)
+
+
+def damaged(what):
+    """The refusal for a save that does not read as this game's: raise damaged("course")."""
+    return GameError("saved game has a damaged " + what)
+
+
+def ints(value, count, low, high):
+    """A list of `count` whole numbers, each from low to high."""
+    return isinstance(value, list) and len(value) == count and all(
+        type(v) is int and low <= v <= high for v in value)

@@ -582,14 +582,6 @@ def to_dict(state):
     return {k: state[k] for k in _KEYS}
 
 
-def _is_int(v, low, high):
-    return type(v) is int and low <= v <= high
-
-
-def _damaged(what):
-    raise GameError("saved game has a damaged " + what)
-
-
 def from_dict(data):
     """Checks a loaded dict's shape and returns it as a state; GameError if it is not one."""
     from tidebox.games import checks  # let go of after the call (box.checked)
@@ -598,78 +590,79 @@ def from_dict(data):
                        "saved game has a damaged player list")
     for n in data["names"]:
         if type(n) is not str:
-            _damaged("player list")
+            raise checks.damaged("player list")
     seated = data["seated"]
     if not isinstance(seated, list) or len(seated) != count:
-        _damaged("seat list")
+        raise checks.damaged("seat list")
     for s in seated:
         if s is not True and s is not False:
-            _damaged("seat list")
-    if not _is_int(data["first"], 0, count - 1):
-        _damaged("starting player")
-    if not _is_int(data["target"], 1, MAX_TOTAL):
-        _damaged("target")
+            raise checks.damaged("seat list")
+    if not _base.is_int(data["first"], 0, count - 1):
+        raise checks.damaged("starting player")
+    if not _base.is_int(data["target"], 1, MAX_TOTAL):
+        raise checks.damaged("target")
     access = data["access"]
     if not isinstance(access, dict) or len(access) != len(ACCESS):
-        _damaged("access list")
+        raise checks.damaged("access list")
     for key, _ in ACCESS:
         if access.get(key) is not True and access.get(key) is not False:
-            _damaged("access list")
+            raise checks.damaged("access list")
     course = data["course"]
     if not isinstance(course, list) or len(course) != ROUNDS:
-        _damaged("course")
+        raise checks.damaged("course")
     for c in course:
         try:
             _card_index(c)
         except ValueError:
-            _damaged("course")
+            raise checks.damaged("course")
         if course.count(c) != 1:
-            _damaged("course")
+            raise checks.damaged("course")
     phase = data["phase"]
     if phase not in PHASES:
-        _damaged("phase")
-    if not _is_int(data["round"], 0, ROUNDS - 1):
-        _damaged("round")
-    if not _is_int(data["launch"], 0, BOATS):
-        _damaged("launch")
+        raise checks.damaged("phase")
+    if not _base.is_int(data["round"], 0, ROUNDS - 1):
+        raise checks.damaged("round")
+    if not _base.is_int(data["launch"], 0, BOATS):
+        raise checks.damaged("launch")
     if (phase == PHASE_LAUNCH) != (data["launch"] < BOATS):
-        _damaged("launch")
+        raise checks.damaged("launch")
     launchers = data["launchers"]
     if not isinstance(launchers, list) or len(launchers) != BOATS:
-        _damaged("launch order")
+        raise checks.damaged("launch order")
     for s in launchers:
-        if not _is_int(s, 0, count - 1):
-            _damaged("launch order")
+        if not _base.is_int(s, 0, count - 1):
+            raise checks.damaged("launch order")
     results = data["results"]
     if not isinstance(results, list) or len(results) != BOATS:
-        _damaged("results")
+        raise checks.damaged("results")
     for r in results:
-        if r is not None and not _is_int(r, 0, 2):
-            _damaged("results")
-    if not _is_int(data["replays"], 0, 1 << 30):
-        _damaged("replay count")
+        if r is not None and not _base.is_int(r, 0, 2):
+            raise checks.damaged("results")
+    if not _base.is_int(data["replays"], 0, 1 << 30):
+        raise checks.damaged("replay count")
     rounds = data["rounds"]
     done = data["round"] + (1 if phase in (PHASE_SCORED, PHASE_OVER) else 0)
     if not isinstance(rounds, list) or len(rounds) != done or (phase == PHASE_OVER) != (done == ROUNDS):
-        _damaged("round list")
+        raise checks.damaged("round list")
     total = 0
     for i, r in enumerate(rounds):
-        if not isinstance(r, dict) or r.get("card") != course[i] or not _is_int(r.get("first"), 0, count - 1):
-            _damaged("round list")
+        if (not isinstance(r, dict) or r.get("card") != course[i]
+                or not _base.is_int(r.get("first"), 0, count - 1)):
+            raise checks.damaged("round list")
         try:
             score = round_score(r["card"], r.get("results"))
             extra = bonus(r["card"], r.get("results"))
         except ValueError:
-            _damaged("round list")
+            raise checks.damaged("round list")
         if r.get("score") != score or r.get("bonus") != extra or r.get("boats") != score - extra:
-            _damaged("round list")
+            raise checks.damaged("round list")
         total += score
     if data["total"] != total or type(data["total"]) is not int:
-        _damaged("total")
+        raise checks.damaged("total")
     past = data["past"]
     if not isinstance(past, list) or len(past) > 10:
-        _damaged("list of earlier courses")
+        raise checks.damaged("list of earlier courses")
     for t in past:
-        if not _is_int(t, 0, MAX_TOTAL):
-            _damaged("list of earlier courses")
+        if not _base.is_int(t, 0, MAX_TOTAL):
+            raise checks.damaged("list of earlier courses")
     return to_dict(data)

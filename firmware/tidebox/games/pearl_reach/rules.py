@@ -654,13 +654,6 @@ def to_dict(state):
     return {k: state[k] for k in _KEYS}
 
 
-def _ints(value, count, low, high):
-    if not isinstance(value, list) or len(value) != count:
-        return False
-    bad = [v for v in value if type(v) is not int or not low <= v <= high]
-    return not bad
-
-
 def _entry_ok(entry, n):
     if type(entry) is not int or not 0 <= entry < 1 << 29 or entry & 15 >= len(_FIELDS):
         return False
@@ -689,35 +682,31 @@ def from_dict(data):
     else:
         bad += [1 for r in data["rivals"] if r is not None and r not in STRENGTHS]
     if bad:
-        raise _damaged("names")
+        raise checks.damaged("names")
     if not isinstance(data["pearls"], list) or sorted(data["pearls"]) != sorted(PEARLS):
-        raise _damaged("pearls")
+        raise checks.damaged("pearls")
     if (data["tides"] != list(TIDE_VALUES) or data["per_round"] != TURNS[n]
             or type(data["tide"]) is not int or not 0 <= data["tide"] <= len(TIDE_VALUES)):
-        raise _damaged("tides")
+        raise checks.damaged("tides")
     cells = data["cells"]
     if not isinstance(cells, list) or len(cells) != CELLS or [c for c in cells if c is not None and (
             type(c) is not int or not 0 <= c < n)]:
-        raise _damaged("coast")
+        raise checks.damaged("coast")
     big = 1 << 20
-    if not (_ints(data["shells"], n, 0, big) and _ints(data["points"], n, 0, big)
-            and _ints(data["shifts"], n, 0, MAX_SHIFTS)):
-        raise _damaged("tallies")
-    if (not _ints(data["order"], n, 0, n - 1) or sorted(data["order"]) != list(range(n))
+    if not (checks.ints(data["shells"], n, 0, big) and checks.ints(data["points"], n, 0, big)
+            and checks.ints(data["shifts"], n, 0, MAX_SHIFTS)):
+        raise checks.damaged("tallies")
+    if (not checks.ints(data["order"], n, 0, n - 1) or sorted(data["order"]) != list(range(n))
             or type(data["turn"]) is not int or not 0 <= data["turn"] < data["per_round"] * n
             or type(data["moves"]) is not int or data["moves"] < 0 or type(data["shifted"]) is not bool):
-        raise _damaged("turn")
+        raise checks.damaged("turn")
     over = data["tide"] == len(TIDE_VALUES)
     if data["phase"] != (PHASE_OVER if over else PHASE_PLAY) or data["speed"] not in [
             c[0] for c in OPTIONS[2][2]]:
-        raise _damaged("phase")
+        raise checks.damaged("phase")
     log = data["log"]
     # every entry well formed, and the tides paid so far recorded in order (tide_awards reads them)
     if not isinstance(log, list) or [e for e in log if not _entry_ok(e, n)] or [
             e & 15 for e in log if e & 15 >= TIDE] != list(range(TIDE, TIDE + data["tide"])):
-        raise _damaged("log")
+        raise checks.damaged("log")
     return to_dict(data)
-
-
-def _damaged(what):
-    return GameError("saved game: damaged " + what)

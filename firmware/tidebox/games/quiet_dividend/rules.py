@@ -79,10 +79,6 @@ def payout_amounts(values, shares):
 # ---------------------------------------------------------------- a new game
 
 
-def _is_int(value):
-    return type(value) is int  # bool is an int subclass, but True is not a seat
-
-
 def new_game(names, options=None, below=None):
     """A new game for 2-8 named players, seated (and playing) in the list's order.
 
@@ -106,7 +102,7 @@ def new_game(names, options=None, below=None):
         if below is None:
             raise GameError("a random first player needs a random source")
         first = below(count)
-    elif not _is_int(first) or not 0 <= first < count:
+    elif not _base.is_int(first, 0, count - 1):
         raise GameError("the first player must be one of the seats")
     return _fresh(clean, setup[0], list(range(count)), first, [True] * count, list(CLUBS))
 
@@ -547,18 +543,8 @@ def to_dict(state):
     }
 
 
-def _damaged(what):
-    return GameError("saved game has a damaged " + what)
-
-
-def _ints(value, count, low, high):
-    if not isinstance(value, list) or len(value) != count:
-        return False
-    return all(_is_int(v) and low <= v <= high for v in value)
-
-
 def _log_entry_ok(entry, count):
-    if not _is_int(entry) or not 10000 <= entry < (LAPS + 1) * 10000:
+    if not _base.is_int(entry, 10000, (LAPS + 1) * 10000 - 1):
         return False
     e = log_entry(entry)
     if e[1] >= count:
@@ -582,59 +568,59 @@ def from_dict(data):
     count = checks.check_save(data, GAME_ID, SHORT, _KEYS, MIN_PLAYERS, MAX_PLAYERS)
     for n in data["names"]:
         if not isinstance(n, str) or not n:
-            raise _damaged("name")
+            raise checks.damaged("name")
     seated = data["seated"]
     if not isinstance(seated, list) or len(seated) != count or [s for s in seated if type(s) is not bool]:
-        raise _damaged("seated list")
+        raise checks.damaged("seated list")
     if sum(1 for s in seated if s) < 1:
-        raise _damaged("seated list")
+        raise checks.damaged("seated list")
     try:
         setup = setup_by_id(data["setup"])
     except GameError:
-        raise _damaged("setup")
+        raise checks.damaged("setup")
     clubs = data["clubs"]
     if not isinstance(clubs, list) or len(clubs) != 3:
-        raise _damaged("club list")
+        raise checks.damaged("club list")
     for c in clubs:
         if not isinstance(c, str) or not 0 < len(c) <= MAX_CLUB_NAME:
-            raise _damaged("club name")
-    if not _ints(data["values"], 3, 0, MAX_VALUE):
-        raise _damaged("values")
+            raise checks.damaged("club name")
+    if not checks.ints(data["values"], 3, 0, MAX_VALUE):
+        raise checks.damaged("values")
     shares = data["shares"]
     if not isinstance(shares, list) or len(shares) != count:
-        raise _damaged("shares")
+        raise checks.damaged("shares")
     for s in shares:
-        if not _ints(s, 3, 0, MAX_IN_CLUB) or s[0] + s[1] + s[2] > MAX_SHARES:
-            raise _damaged("shares")
-    if not _ints(data["order"], count, 0, count - 1) or sorted(data["order"]) != list(range(count)):
-        raise _damaged("playing order")
-    if not _is_int(data["first"]) or not 0 <= data["first"] < count:
-        raise _damaged("first player")
-    if not _is_int(data["laps"]) or not 0 <= data["laps"] <= LAPS:
-        raise _damaged("lap count")
-    if not _is_int(data["pos"]) or not 0 <= data["pos"] < count:
-        raise _damaged("turn")
+        if not checks.ints(s, 3, 0, MAX_IN_CLUB) or s[0] + s[1] + s[2] > MAX_SHARES:
+            raise checks.damaged("shares")
+    if not checks.ints(data["order"], count, 0, count - 1) or sorted(data["order"]) != list(range(count)):
+        raise checks.damaged("playing order")
+    if not _base.is_int(data["first"], 0, count - 1):
+        raise checks.damaged("first player")
+    if not _base.is_int(data["laps"], 0, LAPS):
+        raise checks.damaged("lap count")
+    if not _base.is_int(data["pos"], 0, count - 1):
+        raise checks.damaged("turn")
     if data["laps"] < LAPS and not seated[rotation(data)[data["pos"]]]:
-        raise _damaged("turn")
+        raise checks.damaged("turn")
     payouts = data["payouts"]
     due = [n for n in setup[3] if n <= data["laps"]]
     if not isinstance(payouts, list) or len(payouts) != len(due):
-        raise _damaged("payout list")
+        raise checks.damaged("payout list")
     for p, n in zip(payouts, due):
-        if not isinstance(p, dict) or p.get("lap") != n or not _ints(p.get("values"), 3, 0, MAX_VALUE):
-            raise _damaged("payout")
-        if not _ints(p.get("amounts"), count, 0, MAX_SHARES * MAX_VALUE):
-            raise _damaged("payout")
+        if not isinstance(p, dict) or p.get("lap") != n or not checks.ints(p.get("values"), 3, 0, MAX_VALUE):
+            raise checks.damaged("payout")
+        if not checks.ints(p.get("amounts"), count, 0, MAX_SHARES * MAX_VALUE):
+            raise checks.damaged("payout")
         reset = setup[4].get(n)
         expected = list(reset) if reset else None
         if "reset" not in p or p["reset"] != expected or len(p) != 4:
-            raise _damaged("payout")
+            raise checks.damaged("payout")
     log = data["log"]
     if not isinstance(log, list):
-        raise _damaged("log")
+        raise checks.damaged("log")
     for e in log:
         if not _log_entry_ok(e, count):
-            raise _damaged("log entry")
+            raise checks.damaged("log entry")
     return to_dict(data)
 
 
@@ -670,9 +656,9 @@ def replay(setup_id, players, first, turns):
     (a ValueError) naming the turn (counted from 1) and the reason; nothing else is raised.
     """
     try:
-        if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        if not _base.is_int(players, MIN_PLAYERS, MAX_PLAYERS):
             raise GameError("players must be a whole number from 2 to 8")
-        if not _is_int(first) or not 0 <= first < players:
+        if not _base.is_int(first, 0, players - 1):
             raise GameError("first must be a seat from 0 to %d" % (players - 1))
         state = new_game(["P%d" % (i + 1) for i in range(players)], {"setup": setup_id, "first": first})
     except Exception as e:
