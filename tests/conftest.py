@@ -9,6 +9,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
 sys.path.insert(0, str(ROOT / "host_tools"))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))  # the tests' helpers: runners, stand-in boxes, phones
 sys.path.insert(0, str(ROOT / "tests" / "mp_scripts"))
 # The WebKit and Firefox tests' checks live in this helper: pytest explains its failed asserts too.
 pytest.register_assert_rewrite("short_crossing")
@@ -57,7 +58,7 @@ def walked(mp, tmp_path_factory):
 @pytest.fixture(scope="session")
 def game_walk(mp, tmp_path_factory):
     """game_walk(game_id): the stdout lines of that game's render script under MicroPython
-    (tests/golden_walk.py says which script), run once a session for every test that reads it."""
+    (tests/support/golden_walk.py says which script), run once a session for every test that reads it."""
     import golden_walk
 
     done = {}
@@ -74,7 +75,7 @@ def game_walk(mp, tmp_path_factory):
 def real_box(sim_tree, tmp_path):
     """The firmware's box on the simulator (a BoxProcess under MicroPython, on tmp_path / "state"),
     started and left on its first screen; stopped at the end of the test. Not `box`: in the phone
-    page's tests (tests/page_fakebox.py) `box` is the stand-in box's control. Several boxes, or other
+    page's tests (tests/support/page_fakebox.py) `box` is the stand-in box's control. Several boxes, or other
     options: new_box."""
     from boxrig import BoxProcess
 

@@ -2,7 +2,7 @@
 real firmware at the board's pace.
 
 One box and three Firefox phones, each a window with its own storage, play the short crossing of
-tests/short_crossing.py (shared with the WebKit test): join, + and - and typing, lock, change,
+tests/support/short_crossing.py (shared with the WebKit test): join, + and - and typing, lock, change,
 reload, the reveal step by step as the box shows it and then at once, the record's CSV, a rejoin code
 on a fourth phone, the final standings, the record sheet and the print stylesheet, with the secrecy
 checks. Each step is checked at 375x667 (no sideways scroll, no control under 44 px, the step's

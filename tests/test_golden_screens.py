@@ -1,5 +1,5 @@
 """A golden PNG for every OLED screen of every game in tidebox.games.GAMES, rendered by the real
-MicroPython framebuf and compared pixel for pixel (tests/golden_walk.py finds each game's render
+MicroPython framebuf and compared pixel for pixel (tests/support/golden_walk.py finds each game's render
 script and golden folder). Each game's own checks of its frames are in tests/test_screens.py
 (Token Tide and the box) and tests/games/<game id>/test_<game id>_screens.py.
 

@@ -1,6 +1,6 @@
 """The Raspberry Pi board (boards/pi_bonnet.py), on this computer: no Pi, no Blinka hardware. The
 bus and the pins are injected: the real adafruit_ssd1306 driver on a recording I2C bus with a
-modelled SSD1306 (tests/ssd1306_bus.py), pins that a test sets. The hotspot's NetworkManager
+modelled SSD1306 (tests/support/ssd1306_bus.py), pins that a test sets. The hotspot's NetworkManager
 profile, the dnsmasq drop-in and the systemd unit are generated from the settings and the SSID and
 passphrase the firmware makes, and checked."""
 

@@ -52,7 +52,8 @@ def pi_box(sim_tree, tmp_path):
                FAKE_PINS=str(pins))
     log = open(tmp_path / "box.log", "wb")  # noqa: SIM115
     command = [sys.executable, str(ROOT / "boards" / "cpython_main.py"), "--board", "pi_bonnet",
-               "--path", str(TESTS / "fake_blinka"), "--path", str(TESTS), str(ROOT / "firmware" / "main.py")]
+               "--path", str(TESTS / "fake_blinka"), "--path", str(TESTS / "support"),
+               str(ROOT / "firmware" / "main.py")]
     proc = subprocess.Popen(command, cwd=str(sim_tree), env=env, stdout=log, stderr=subprocess.STDOUT)
 
     class Box:

@@ -1,8 +1,8 @@
 """Every golden screen, on the Raspberry Pi board's display: the scripts that render the goldens
 under MicroPython (tests/mp_scripts/render_*.py) run unchanged under CPython, on the host board with
-its display replaced by the real adafruit_ssd1306.SSD1306_I2C (tests/pi_panel_board.py), drawing
+its display replaced by the real adafruit_ssd1306.SSD1306_I2C (tests/support/pi_panel_board.py), drawing
 through adafruit_framebuf with MicroPython's 8x8 font (boards/pi_compat.py). What each screen is,
-is read back from the I2C traffic (tests/ssd1306_bus.py decodes the commands and the GDDRAM data),
+is read back from the I2C traffic (tests/support/ssd1306_bus.py decodes the commands and the GDDRAM data),
 and must be the golden PNG's frame byte for byte.
 """
 
@@ -14,7 +14,7 @@ from golden_png import png_frame
 
 from cpython_runner import MP_SCRIPTS, CPython
 
-# the script -> the folder of its goldens, for every game in GAMES (tests/golden_walk.py's rule)
+# the script -> the folder of its goldens, for every game in GAMES (tests/support/golden_walk.py's rule)
 SCRIPTS = {golden_walk.script(game_id).name: golden_walk.golden_folder(game_id)
            for game_id in golden_walk.game_ids()}
 

@@ -167,7 +167,7 @@ def test_power_cuts_in_phones_saves_keep_every_acknowledged_action_and_the_resum
 def test_three_chromium_phones_join_over_ppp_and_play_a_token_tide_round_to_the_reveal(chip_parts, tmp_path):
     """bench_pico's crossing, its first round: three headless Chromium phones join by the page over the
     PPP link, lock in their allocations; before the reveal no phone holds another's, after it every
-    phone shows the whole breakdown as the rules score it (tests/phone_flow.py's checks)."""
+    phone shows the whole breakdown as the rules score it (tests/support/phone_flow.py's checks)."""
     assert bench_pico.browser_ready() is None, bench_pico.browser_ready()
     base = bench_pico.Base(sim_pico.prepare(tmp_path / "base", fresh=True))
     rows, checks = [], []

@@ -1,7 +1,7 @@
 """The other games' phone views on Safari's engine (WebKitGTK), against the real firmware at the
 board's pace: The Quiet Dividend, Pearl Reach and Paper Current. One WebKit phone (its own
 MiniBrowser, 375x667) joins each game beside a player on the API; the reader starts the game on the
-box; each of the phone's views is checked as tests/short_crossing.py checks Token Tide's (no
+box; each of the phone's views is checked as tests/support/short_crossing.py checks Token Tide's (no
 sideways scroll, no control under 44 px, every visible control named as WebKit computes it, a
 screenshot in build/test-artifacts/webkit/), and the phone makes a move by tapping controls found by
 their computed names, which the box then holds. The whole games are played in Chromium

@@ -1,7 +1,7 @@
 """The whole phone flow on Safari's engine (WebKitGTK), against the real firmware.
 
 One box and three WebKit phones, each its own MiniBrowser with its own storage, play the short
-crossing of tests/short_crossing.py (shared with the Firefox test): join, + and - and typing, lock,
+crossing of tests/support/short_crossing.py (shared with the Firefox test): join, + and - and typing, lock,
 change, reload, the reveal step by step and at once, the record's CSV, a rejoin code on a fourth
 phone, the final standings, the record sheet and the print stylesheet, with the secrecy checks. Each
 step is checked at 375x667 (no sideways scroll, no control under 44 px, every visible control named

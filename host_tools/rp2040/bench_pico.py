@@ -54,7 +54,7 @@ the phone whose turn it is; Paper Current: the reader's presses, the phones' res
 
 Then the phones' pages (run by default when Chromium, /usr/bin/chromium, and Playwright are present;
 --browser runs only this, --no-browser leaves it out), each game on a fresh chip: Token Tide's short
-crossing with three headless Chromium phones at 375x667 (tests/phone_flow.py's steps and checks):
+crossing with three headless Chromium phones at 375x667 (tests/support/phone_flow.py's steps and checks):
 they join by the page, the reader starts the short deck by presses, four rounds (each phone types its
 allocation and locks it with Ready; the reader turns the card, reveals with C and then a long C, and
 steps on to the next card), the final standings; checked on each phone: its allocation locked as sent
@@ -366,7 +366,7 @@ def whole_game(flash_out, play, phones_n, rows):
 
 
 # ---------------------------------------------------------------- the phones' pages (--browser)
-# Token Tide's short crossing with three headless Chromium phones (tests/phone_flow.py's steps, checks
+# Token Tide's short crossing with three headless Chromium phones (tests/support/phone_flow.py's steps, checks
 # and expected figures from the rules under CPython), then a turn or round of every other game through
 # the phones' HTTP API, each game on a fresh chip.
 
@@ -387,9 +387,9 @@ def browser_ready():
 
 
 def flow_modules():
-    """tests/phone_flow.py (the phones' steps and what they check) and the firmware's Token Tide rules,
-    imported under CPython as the tests do."""
-    for where in (build.FIRMWARE, build.ROOT / "tests"):
+    """tests/support/phone_flow.py (the phones' steps and what they check) and the firmware's Token
+    Tide rules, imported under CPython as the tests do."""
+    for where in (build.FIRMWARE, build.ROOT / "tests" / "support"):
         if str(where) not in sys.path:
             sys.path.append(str(where))
     import phone_flow

@@ -1,4 +1,4 @@
-"""Blinka's `busio` for the tests' stand-in Pi: I2C is tests/ssd1306_bus.py's recording bus with an
+"""Blinka's `busio` for the tests' stand-in Pi: I2C is tests/support/ssd1306_bus.py's recording bus with an
 SSD1306 at 0x3C; after each frame the panel's picture goes to the file $FAKE_PANEL (1024 bytes,
 MONO_VLSB), written whole (temporary file, rename) so the test never reads half of one."""
 

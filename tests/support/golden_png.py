@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PIL import Image, ImageChops
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 W, H = 128, 64
 
 

@@ -8,7 +8,7 @@ connection, so the browser talks only to the box.
 
 One Firefox serves a test module; each phone is a window of its own in a user context of its own
 (its own cookies and storage, as a separate phone has), with an iPhone SE's viewport, 375x667 CSS
-pixels. `FirefoxPhone` is a tests/phone_flow.py DriverPhone: controls are found by their role and
+pixels. `FirefoxPhone` is a tests/support/phone_flow.py DriverPhone: controls are found by their role and
 exact accessible name as Firefox's own accessibility code computes them (BiDi's accessibility
 locator, which searches by a name but does not say one, so the names cannot be listed), clicked with
 real pointer input (input.performActions) and typed into with real keys. Test modules load the

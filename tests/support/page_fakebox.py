@@ -36,7 +36,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 for _p in (ROOT / "firmware", ROOT / "host_tools"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))

@@ -156,7 +156,7 @@ class SimPanel:
         raise AssertionError("the reveal never ended")
 
 
-# ---------------------------------------------------------------- a phone: tests/phone_flow.py
+# ---------------------------------------------------------------- a phone: tests/support/phone_flow.py
 
 
 # ---------------------------------------------------------------- what a phone received

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-GAMES = Path(__file__).resolve().parent.parent / "firmware" / "tidebox" / "games"
+GAMES = Path(__file__).resolve().parents[2] / "firmware" / "tidebox" / "games"
 
 
 def page_array_text(game, name="HOW"):

@@ -4,9 +4,9 @@ A test talks to a phone through a small `Phone` adapter: find a control by its r
 accessible name (as the engine's own accessibility code computes it), click, type, reload, and wait
 for text, visibility or a value. `PlaywrightPhone` wraps a Playwright page (Chromium). `DriverPhone`
 is what the WebDriver phones share (an iPhone SE's viewport, the waits for a control, the page's own
-record of what it received); WebKit's driver is in tests/webkit_driver.py (Selenium and
-WebKitWebDriver), Firefox's in tests/firefox_bidi.py (WebDriver BiDi spoken directly to firefox-esr),
-and the short crossing both play is tests/short_crossing.py. The steps below (join, place counters,
+record of what it received); WebKit's driver is in tests/support/webkit_driver.py (Selenium and
+WebKitWebDriver), Firefox's in tests/support/firefox_bidi.py (WebDriver BiDi spoken directly to firefox-esr),
+and the short crossing both play is tests/support/short_crossing.py. The steps below (join, place counters,
 lock, the reveal, the final standings, the reader's buttons) take either a Playwright page or a
 Phone, so the Chromium, WebKit and Firefox tests share one description of the flow.
 
@@ -22,7 +22,7 @@ from tidebox.games import token_tide as tt
 
 ISLANDS = ("Beacon", "Grove", "Mooring")
 WAIT_S = 20.0  # a MicroPython box at a Pico W's pace and several phones on a busy CI machine: be patient
-ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"  # /<engine>/<step>.png
+ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artifacts"  # /<engine>/<step>.png
 
 SHORT = [tt.TIDE_CARDS[i] for i in range(4)]  # the short crossing: T01-T04 in order
 # Three players, four rounds: a sole and a tied Beacon, a sole and a tied Grove, an empty Grove,
@@ -232,8 +232,8 @@ class PlaywrightPhone(Phone):
 
 class DriverPhone(Phone):
     """A phone driven through WebDriver at an iPhone SE's viewport (375x667 CSS pixels): WebKit's
-    (tests/webkit_driver.py) and Firefox's (tests/firefox_bidi.py). Written once here: loading a
-    page records what its fetch() calls receive, a control is waited for until exactly one visible
+    (tests/support/webkit_driver.py) and Firefox's (tests/support/firefox_bidi.py). Written once here:
+    loading a page records what its fetch() calls receive, a control is waited for until exactly one visible
     control has its role and name, and a phone quits once.
 
     A driver provides `call`, `_load(url)`, `_reload()`, `_close()`, `_matching(role, name)` (the

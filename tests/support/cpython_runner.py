@@ -7,14 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LAUNCHER = ROOT / "boards" / "cpython_main.py"
 MP_SCRIPTS = ROOT / "tests" / "mp_scripts"
-TESTS = ROOT / "tests"
+TESTS = ROOT / "tests" / "support"  # the boards the tests stand in (pi_panel_board.py, ...)
 
 
 def command(script, board="host"):
-    """The command line that runs `script` under CPython on `board` (a module in boards/ or tests/)."""
+    """The command line that runs `script` under CPython on `board` (a module in boards/ or
+    tests/support/)."""
     return [sys.executable, str(LAUNCHER), "--board", board, "--path", str(MP_SCRIPTS), "--path", str(TESTS),
             str(script)]
 

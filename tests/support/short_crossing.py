@@ -7,13 +7,14 @@ typing, lock, change (the box holds the changed allocation), reload (the seat an
 allocation stay), the reveal step by step as the box shows it and then all at once, the record's CSV,
 a rejoin code on a fourth phone, the final standings, the record sheet and the print stylesheet. No
 phone received or holds another's allocation before the reveal; the same checks find them all after
-it. The steps are tests/phone_flow.py's, shared with the Chromium tests; the reader presses the box's
+it. The steps are tests/support/phone_flow.py's, shared with the Chromium tests; the reader presses the box's
 buttons through /sim (phone_flow's reader_* helpers).
 
 Each step is checked for layout at 375x667 (no sideways scroll, every visible control at least
 44 px, the controls' accessible names) and saved as a screenshot in build/test-artifacts/<engine>/.
 
-What differs between the engines is in their drivers (tests/webkit_driver.py, tests/firefox_bidi.py):
+What differs between the engines is in their drivers (tests/support/webkit_driver.py,
+tests/support/firefox_bidi.py):
 how a control is found, tapped and typed into, WebKit's textbox role for a number field (read as
 Chromium's spinbutton there), and whether the driver can list every control's computed name (see
 `step`).

@@ -5,7 +5,7 @@ browser, with its own storage, per phone) on an X display: the one in $DISPLAY (
 an Xvfb these fixtures start. The window is full screen (no toolbar) and sized to an iPhone SE's
 viewport, 375x667 CSS pixels.
 
-`WebKitPhone` is a tests/phone_flow.py DriverPhone: controls are found by their role and exact
+`WebKitPhone` is a tests/support/phone_flow.py DriverPhone: controls are found by their role and exact
 accessible name as WebKit's own accessibility code computes them (WebDriver's computed role and
 label), and it can list every visible control's (role, name). WebKitWebDriver has no network log:
 what the page's fetch() calls receive is recorded inside the page (DriverPhone). Test modules load
