@@ -79,3 +79,16 @@ def test_idle_sockets_on_every_connection_do_not_keep_a_phone_out(new_box, inter
     finally:
         for s in idle:
             s.close()
+
+
+def test_the_boxs_own_work_is_not_counted_against_a_phone(mp):
+    """A request still being read when every connection is taken is cut off past BUSY_MS, but the time
+    the box kept its loop to itself (a save, a rival thinking) while the bytes waited is not the
+    phone's (tests/mp_scripts/reaper_held.py)."""
+    from micropython_runner import MP_SCRIPTS
+
+    proc = mp.run(MP_SCRIPTS / "reaper_held.py")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == {
+        "slow_when_full": True, "slow_when_not_full": False, "box_held_up": False,
+        "slow_besides_box_held_up": True, "past_the_request_limit": True}

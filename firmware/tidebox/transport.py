@@ -337,20 +337,28 @@ class BoxServer(Microdot):
 
     async def reap(self):
         """Cuts off the connections too slow to send their request (see REQUEST_MS and BUSY_MS)."""
+        last = time.ticks_ms()
         while True:
             await asyncio.sleep_ms(REAP_MS)
             now = time.ticks_ms()
+            held = time.ticks_diff(now, last) - REAP_MS  # how long the box itself kept the loop
+            last = now
             full = self.gate.active >= self.gate.limit
             for slot in self.slots:
-                _reap(slot, now, full)
+                _reap(slot, now, full, held)
 
 
 _IDLE = object()  # serve(): the request is an idle poll, answered with the prebuilt answer
 _VIEW = object()  # serve(): the request asks for the whole view, answered by answer_view
 
 
-def _reap(slot, now, full):
+def _reap(slot, now, full, held=0):
+    """Cuts off the request in `slot` if its phone has had longer than it may to send it. Time the
+    box spent on its own work meanwhile (`held` ms past the reaper's period: a save, a rival
+    thinking), while the request's bytes waited to be read, is not the phone's: it does not count."""
     if slot.task is not None:
+        if held > REAP_MS:
+            slot.started = time.ticks_add(slot.started, held)
         age = time.ticks_diff(now, slot.started)
         if age > REQUEST_MS or (full and age > BUSY_MS):
             slot.task.cancel()
