@@ -2,7 +2,7 @@
 #
 # Everything but the name lives in pico_common.py, shared with the Pico 2 W. Heap: the RPI_PICO_W
 # firmware's pool is 192 KB on MicroPython 1.29 (205 KB on v1.28.0); the whole firmware works down
-# to 144-152 KB of it with .mpy files (32-bit, docs/memory-and-the-chip.md), 84-92 KB with its code
+# to 144-152 KB of it with .mpy files (32-bit, firmware/MEMORY.md), 84-92 KB with its code
 # in ROMFS. Needs
 # MicroPython 1.23 or newer (make compat: on 1.21 and 1.22 a whole game runs out of heap; the APIs
 # it uses, asyncio by that name, .mpy version 6, network.country(), PM_NONE, are 1.21's).

@@ -63,7 +63,7 @@ def markdown(facts, figures, failed, took=None):
         "# Benchmarks",
         "",
         "Written by `make bench` (host_tools/bench.py) on every full run; commit it after the run. What",
-        "each figure means: docs/testing.md, \"The benches\".",
+        "each figure means: tests/README.md, \"The benches\".",
         "",
         "| | |",
         "| --- | --- |",

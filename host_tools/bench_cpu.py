@@ -15,7 +15,7 @@ cancels out. From the same runs:
 - collections_per_100_idle_polls: collections in the middle of an idle poll (gc.mem_alloc() fell
   during it), and idle_collections_per_100_idle_polls: the panel loop's, between requests.
 
-Rough RP2040 time: instructions x 1.3 (Thumb density) / (125 MHz x ~0.8 IPC), DESIGN.md.
+Rough RP2040 time: instructions x 1.3 (Thumb density) / (125 MHz x ~0.8 IPC), firmware/MEMORY.md.
 Without valgrind the figures are skipped; `MICROPYTHON` picks the interpreter, as everywhere.
 """
 

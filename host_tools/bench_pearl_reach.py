@@ -3,7 +3,7 @@ rival-against-rival games, and what a rival's move costs on the MicroPython unix
 x86-64 instructions under callgrind when valgrind is installed) with the estimated RP2040 time. A
 move's time is the fastest of three runs of the same choice, the collector run before each
 (tests/mp_scripts/pearl_reach_play.py, time_moves): the rival's own work; the board's collections
-come on top (docs/memory-and-the-chip.md)."""
+come on top (firmware/MEMORY.md)."""
 
 import json
 import os
@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "firmware"))
 import build  # noqa: E402
 import pearl_reach_balance  # noqa: E402
 
-# DESIGN.md's rough RP2040 time: instructions x 1.3 (Thumb density) / (133 MHz x 0.8 IPC).
+# The rough RP2040 time (firmware/MEMORY.md): instructions x 1.3 (Thumb density) / (133 MHz x 0.8 IPC).
 RP2040_INSTRUCTIONS_PER_S = 133e6 * 0.8 / 1.3
 # A desktop core runs MicroPython some 30-50 times faster than the RP2040: the slow end.
 RP2040_SLOWDOWN = 50

@@ -47,7 +47,7 @@ SETTINGS_NAME = "settings.json"
 PAGE_NAME = "www/index.html.gz"
 PAGE_DIR = "www/"  # the page and the games' parts (host_tools/pagebuild.py): files, not code
 MPY_MAJOR = 6  # .mpy version of MicroPython 1.20 and later
-# The oldest releases the firmware's core tests passed on (make compat; docs/testing.md, "The MicroPython
+# The oldest releases the firmware's core tests passed on (make compat; tests/README.md, "The MicroPython
 # releases tried"): on 1.21 and 1.22 a whole game runs out of the test heap; RPI_PICO2_W builds
 # exist since 1.25.
 MIN_FIRMWARE = {"pico_w": (1, 23, 0), "pico2_w": (1, 25, 0)}
@@ -558,7 +558,7 @@ def main(argv=None):
     parser.add_argument("--board", default=os.environ.get("TIDEBOX_BOARD") or DEFAULT_BOARD,
                         choices=BOARD_NAMES)
     parser.add_argument("--settings", default=os.environ.get("TIDEBOX_SETTINGS") or None,
-                        help="JSON file with this box's settings (keys as in docs/pico-w.md)")
+                        help="JSON file with this box's settings (keys as in boards/pico-w.md)")
     parser.add_argument("--out", default=str(BUNDLE_DIR))
     args = parser.parse_args(argv)
     try:

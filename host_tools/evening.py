@@ -16,7 +16,7 @@ from game_drivers import driver_for
 from table import Table, back_to_menu
 
 # The Pico W's heap on a 32-bit port: -X heapsize=196896 leaves the firmware the chip's own pool,
-# gc.mem_free() + gc.mem_alloc() = 192,384 bytes (micropython32.md, read from the RPI_PICO_W build).
+# gc.mem_free() + gc.mem_alloc() = 192,384 bytes (firmware/MEMORY.md, read from the RPI_PICO_W build).
 CHIP_HEAP_32 = "196896"
 # On the 64-bit port the same state takes 1.45 times the heap: in use once the box is up 164,245 B
 # against 113,557 B on the 32-bit port (1.446), peak in use during the 8-player Token Tide proof

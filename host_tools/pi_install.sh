@@ -6,7 +6,7 @@
 #   sudo make pi-install COUNTRY=GB              (the same, where make is installed)
 #
 # Without a country it uses the one the Pi already has (set by Raspberry Pi Imager or raspi-config).
-# What it does (docs/raspberry-pi.md):
+# What it does (boards/raspberry-pi.md):
 #   1. Debian packages: python3-venv, python3-libgpiod (Blinka's GPIO), i2c-tools (i2cdetect)
 #   2. enables I2C (raspi-config nonint do_i2c 0) at 400 kHz, and sets the Wi-Fi country
 #   3. a venv in /opt/tidebox/venv with Blinka, the SSD1306 driver, adafruit_framebuf and microdot

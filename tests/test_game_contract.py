@@ -1,8 +1,8 @@
 """The game contract, for every game in tidebox.games.GAMES: a game added there gets these tests
-without writing any (docs/adding-a-game.md).
+without writing any (firmware/tidebox/games/README.md).
 
 - Its rules and flow offer the names the box reads (games.CONTRACT's required ones, each named in
-  docs/adding-a-game.md), and loading them fills in the optional ones (games.CONTRACT's optional):
+  firmware/tidebox/games/README.md), and loading them fills in the optional ones (games.CONTRACT's optional):
   checked under the real MicroPython, as the box loads them.
 - Seeded games played with random legal moves: every save on the way reads back as the same game
   (from_dict(to_dict)), on CPython and on MicroPython, and both interpreters play the same games.
@@ -367,10 +367,11 @@ def test_the_page_check_catches_a_part_that_registers_another_name(built, monkey
 
 
 def test_the_adding_a_game_doc_names_every_name_of_the_contract():
-    """docs/adding-a-game.md explains the contract that games.CONTRACT states: every name, required or
-    optional, of the rules and of the flow, is named there (in backticks)."""
-    doc = (Path(__file__).parent.parent / "docs" / "adding-a-game.md").read_text()
+    """The games wing's guide, firmware/tidebox/games/README.md, explains the contract that
+    games.CONTRACT states: every name, required or optional, of the rules and of the flow, is named
+    there (in backticks)."""
+    doc = (Path(__file__).parent.parent / "firmware" / "tidebox" / "games" / "README.md").read_text()
     named = set(re.findall(r"`([A-Za-z_]+)", doc))
     for part, (required, optional) in games.CONTRACT.items():
         for name in list(required) + [key for key, _ in optional]:
-            assert name in named, "docs/adding-a-game.md does not name the %s's %s" % (part, name)
+            assert name in named, "firmware/tidebox/games/README.md does not name the %s's %s" % (part, name)

@@ -1,4 +1,4 @@
-"""What may import what in the firmware, by the rooms ARCHITECTURE.md gives each module of
+"""What may import what in the firmware, by the rooms firmware/ARCHITECTURE.md gives each module of
 firmware/tidebox/ (its tables under "The rooms"): every module is in exactly one room; the state
 imports neither the panel nor the web; the web and the panel never import each other; the refusals
 (errors.py) import nothing; and a game's rules import only the games' shared rule code and the
@@ -22,8 +22,8 @@ RULES_MAY = {"tidebox.errors", "tidebox.games", "tidebox.games.base", "tidebox.g
 
 
 def rooms():
-    """module name -> room, from ARCHITECTURE.md's tables."""
-    text = (ROOT / "ARCHITECTURE.md").read_text()
+    """module name -> room, from firmware/ARCHITECTURE.md's tables."""
+    text = (ROOT / "firmware" / "ARCHITECTURE.md").read_text()
     found = {}
     for heading, room in ROOMS.items():
         at = text.index("**%s**" % heading)

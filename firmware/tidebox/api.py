@@ -6,7 +6,7 @@
 # are accepted and read is the server's, given to make_app or made by tidebox/transport.py (the
 # MicroPython one). What a server offers the routes:
 #   a microdot app     route/get/post, errorhandler, after_request, after_error_request; requests
-#                      limited as docs/phones-and-api.md "Bad input" says (head 2 KB, body 512 bytes: 413)
+#                      limited as firmware/www/README.md "Bad input" says (head 2 KB, body 512 bytes: 413)
 #   server.box         the Box, set by make_app
 #   server.page_url    where the captive portal sends a phone, set by make_app
 #   server.seat_of(request)        the seat whose X-Seat-Token the request carries, or None

@@ -30,7 +30,7 @@ def title(game_id):
 
 
 # The game contract, stated once: the names the box reads from a game's `rules` and `flow` modules,
-# each part as (required, optional). Every game offers the required ones (docs/adding-a-game.md says
+# each part as (required, optional). Every game offers the required ones (README.md beside this says
 # what each is; tests/test_game_contract.py checks every game in GAMES). A game may leave out the
 # optional ones: `load` fills in the default, so the box reads each name directly and never asks
 # whether a game has it:

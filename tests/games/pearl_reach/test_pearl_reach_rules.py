@@ -66,7 +66,8 @@ def test_how_to_play_states_this_editions_numbers():
 
 
 def test_the_games_doc_states_this_editions_numbers():
-    doc = (Path(__file__).resolve().parents[3] / "docs" / "games.md").read_text(encoding="utf-8")
+    games = Path(__file__).resolve().parents[3] / "firmware" / "tidebox" / "games"
+    doc = (games / "RULES.md").read_text(encoding="utf-8")
     section = doc.split("## Pearl Reach: how to play")[1].split("\n## ")[0]
     for words in ("column of 5 cells", "3, 4, 4, 5 and 5 pearls", "dealt to the bays at random",
                   "1 at the first tide, 2 at the second, 4 at the third", "4 turns (2 gatherers)",

@@ -14,7 +14,7 @@ from tidebox.games import base as _base  # the checks every game's rules make
 from tidebox.games.base import GameError, NotNow, folded
 from tidebox.games.base import ranked, shuffled
 
-# What importing the package gives (the names every game offers, docs/adding-a-game.md): a short
+# What importing the package gives (the names every game offers, tidebox/games/README.md): a short
 # list keeps the package's own namespace small on the box.
 __all__ = (
     "GAME_ID", "TITLE", "SHORT", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_NAME", "GameError",
