@@ -62,7 +62,7 @@ def part_sources(game, firmware=None):
 def sources(firmware=None):
     """Every file the page and the parts are built from (a change to any of them, or to this tool,
     or to the list of games, rebuilds)."""
-    files = sorted(p for p in WWW.iterdir() if p.is_file())
+    files = sorted(p for p in WWW.iterdir() if p.is_file() and p.suffix != ".md")  # its README is no source
     for game in build.game_ids(firmware):
         files += part_sources(game, firmware)
     return files + [Path(__file__).resolve()]
