@@ -7,8 +7,8 @@
 # Settings come from environment variables so that tests can run several boxes side by side.
 #
 # TIDEBOX_PACE_MS=N runs the box at a Pico W's pace instead of a computer's: each answer built by
-# the web server costs N ms (boards/README.md measures 26-40 ms for a full view at 125 MHz, more
-# with a collection), each connection N/8 ms (an idle poll is ~5 ms) and each frame sent to the
+# the web server costs N ms (what a request costs on the chip: make bench-pico and make bench-rp2040,
+# host_tools/rp2040/README.md), each connection N/8 ms (an idle poll is ~5 ms) and each frame sent to the
 # panel N/2 ms (1 KB over I2C at 400 kHz is ~23 ms). The time is spent blocking, as the board's
 # one CPU is: the button loop and the other connections wait meanwhile. The simulator's own /sim
 # routes (the tests' probes) are not paced. TIDEBOX_SAVE_MS=N (by default N/2 of the pace) makes

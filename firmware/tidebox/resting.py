@@ -13,7 +13,7 @@ _REST_MS = const(200)  # a look at least this often: the collector, the watchdog
 def start(panel, wake):
     """What sets the flag besides the buttons' edges: a change of the box (Panel.touch) and a look
     every REST_MS (the collector then looks whether the box is idle and due; waking the loop after
-    each phone's request for it instead cost 0.8 ms of core a poll for no lower heap: boards/README).
+    each phone's request for it instead cost 0.8 ms of core a poll on the chip, for no lower heap).
     Returns the looks' task."""
     panel.wake = wake
     return asyncio.create_task(_looks(wake))
