@@ -4,12 +4,12 @@
                                            [--browser | --no-browser]
 
 Boots the shipped Tidebox firmware (boards/firmware/) with the bundle's ROMFS image as deploy writes
-it (sim_pico.py) on an empty filesystem and measures, in the chip's time (125 MHz, rp2040js's cycle-
-driven clock): boot to the game menu; the core's busy share while the box waits at the menu; button
-press to the new frame on the panel (the press's first edge to the last byte of the frame over I2C
-at 400 kHz, bounce, debouncing and drawing included); a save's flash work (choosing a game saves the
-box). Lower bounds on one point: rp2040js reads flash at RAM speed (no XIP cache misses); the flash
-times are the W25Q16JV's typical ones, modelled.
+it (sim_pico.py) on an empty filesystem and measures, in the chip's time (125 MHz, rp2040js's
+cycle-driven clock): boot to the game menu; the core's busy share while the box waits at the menu;
+button press to the new frame on the panel (the press's first edge to the last byte of the frame
+over I2C at 400 kHz, bounce, debouncing and drawing included); a save's flash work (choosing a game
+saves the box). Lower bounds on one point: rp2040js reads flash at RAM speed (no XIP cache misses);
+the flash times are the W25Q16JV's typical ones, modelled.
 
 Then phones, over the emulated board's PPP link (sim_board.py brings up the firmware's own
 network.PPP on UART0 at 1,000,000 baud; phones_ppp, lwIP's unix build on the host, is its other end
