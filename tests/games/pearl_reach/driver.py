@@ -50,8 +50,12 @@ class Driver:
                     try:
                         box.move(tokens[seat], m["move"], m["args"], seq=data["seq"])
                     except ApiError as exc:
-                        if exc.status != 409:  # 409: the save read was older than the box's game
+                        if exc.status == 503:  # "try again": nothing changed; the player taps again
+                            time.sleep(1)
+                        elif exc.status != 409:  # 409: the save read was older than the box's game
                             raise
+                    except (ConnectionResetError, ConnectionRefusedError):
+                        time.sleep(1)  # no answer (the box had no room to read it): tapped again
                     settle()
                 else:  # a rival thinks: move the box's clock on
                     box.advance(1000)
