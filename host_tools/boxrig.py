@@ -37,8 +37,9 @@ def pico_heap():
     On a 32-bit port, the Pico W's own pool (192,384 bytes of a 196,896-byte GC heap, firmware/MEMORY.md):
     192 KB. On the 64-bit port objects are bigger: each game's smallest heap is 1.39-1.43 times its
     32-bit figure (firmware/MEMORY.md), so the Pico W's pool is 267-275 KB here; 256 KB leaves the
-    firmware a little less than the board does (its boot takes a few KB more). The tightest budget,
-    a single game's memory proof, is memory_proof.PROOF_HEAP_KB."""
+    firmware a little less than the board does (its boot takes a few KB more). The memory proof
+    (memory_proof.PROOF_HEAP_KB) runs at the same; the tightest budget is the 32-bit build's ROMFS
+    proof at 96 KB (tests/test_memory.py)."""
     return "192K" if WORD_BITS == 32 else "256K"
 
 

@@ -20,14 +20,12 @@ import build
 from boxrig import Background, BoxProcess
 from game_drivers import driver_for
 
-# The heap the proof runs at in `make test` (the evening runs at the chip's pool: 276 KB here,
-# evening.py). On this 64-bit port (objects up to twice as big) 208 KB was about what 146-150 KB is on
-# the board's 32-bit build, against the Pico W's 192 KB (boxrig.pico_heap, the heap of every other
-# test). At 208 KB the proof's peak in use was about 201 KB, and on a busy machine (more requests
-# waiting at once) it failed 2 of 4 runs beside other proofs and 2 of the last 3 full test runs (an
-# answer cut short); at 216 KB it passed 8 of 8 beside five other proofs on a 2-core machine. The
-# board's own budget is the 32-bit port's 192 KB (the evenings, make bench's figures).
-PROOF_HEAP_KB = 216
+# The heap the proof runs at in `make test`: the heap of every other test on this port
+# (boxrig.pico_heap: a little less room than the Pico W's pool leaves the firmware, which is 267-275 KB
+# here). Memory is judged on the chip's pool and on the 32-bit build, not by an edge of this 64-bit
+# port: the margin is proved there, by each game played whole from ROMFS in 96 KB on the 32-bit build
+# (tests/test_memory.py) and by the emulated chip's evening (at least 64 KB free throughout).
+PROOF_HEAP_KB = 256
 
 
 class AllocSampler(Background):
