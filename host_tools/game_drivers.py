@@ -28,7 +28,7 @@ from pathlib import Path
 
 import build
 from boxrig import wait_until
-from scripted_game import Pollers
+from scripted_game import TOLD_WITHIN_S, Pollers
 
 
 def with_pollers(box, tokens, play, every=1):
@@ -46,7 +46,7 @@ def with_pollers(box, tokens, play, every=1):
                 return
             now = box.state(tokens[0])["v"]
             wait_until(lambda: all(pollers.seen.get(t, -1) >= now for t in tokens),
-                       "every phone was told version %d" % now, timeout=15)
+                       "every phone was told version %d" % now, timeout=TOLD_WITHIN_S)
 
         play(settle)
         settle(force=True)  # every phone told the end
