@@ -208,7 +208,10 @@ def run(work=OUT, log=print):
             end = emu.status()
             said += "\nthe chip's resets: %s; hangs: %s; long sleeps: %s" % (
                 end["resets"], end["hangs"], end["long_sleeps"])
-        except (OSError, ValueError, KeyError):
+            # the chip's whole console beside the flash image, for whoever reads the failure next
+            (Path(work) / "console.txt").write_text(merged(console, end["console"]))
+            said += "\nthe chip's console: %s" % (Path(work) / "console.txt")
+        except (OSError, ValueError, KeyError, EveningError):
             pass
     else:
         failure = None
