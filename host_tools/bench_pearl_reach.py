@@ -2,7 +2,7 @@
 rival-against-rival games, and what a rival's move costs on the MicroPython unix port (time, and
 x86-64 instructions under callgrind when valgrind is installed) with the estimated RP2040 time. A
 move's time is the fastest of three runs of the same choice, the collector run before each
-(tests/mp_scripts/pearl_reach_play.py, time_moves): the rival's own work; the board's collections
+(tests/games/pearl_reach/pearl_reach_play.py, time_moves): the rival's own work; the board's collections
 come on top (firmware/MEMORY.md)."""
 
 import json
@@ -29,7 +29,7 @@ RP2040_SLOWDOWN = 50
 
 def _micropython(code, valgrind=None):
     env = dict(os.environ)
-    env["MICROPYPATH"] = "%s:%s:.frozen" % (ROOT / "firmware", ROOT / "tests" / "mp_scripts")
+    env["MICROPYPATH"] = "%s:%s:.frozen" % (ROOT / "firmware", ROOT / "tests" / "games" / "pearl_reach")
     command = [build.micropython(), "-X", "heapsize=192K", "-c", code]
     if valgrind:
         command = valgrind + command

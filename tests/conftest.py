@@ -57,16 +57,17 @@ def walked(mp, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def game_walk(mp, tmp_path_factory):
-    """game_walk(game_id): the stdout lines of that game's render script under MicroPython
-    (tests/support/golden_walk.py says which script), run once a session for every test that reads it."""
+    """game_walk(walk): the stdout lines of a walk's render script under MicroPython (a game's id, or
+    golden_walk.BOX for the box's own screens; tests/support/golden_walk.py says which script), run
+    once a session for every test that reads it."""
     import golden_walk
 
     done = {}
 
-    def walk(game_id):
-        if game_id not in done:
-            done[game_id] = golden_walk.run(mp, game_id, tmp_path_factory.mktemp("screens_" + game_id))
-        return done[game_id]
+    def walk(name):
+        if name not in done:
+            done[name] = golden_walk.run(mp, name, tmp_path_factory.mktemp("screens_" + name))
+        return done[name]
 
     return walk
 

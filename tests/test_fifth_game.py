@@ -2,15 +2,18 @@
 
 The house is copied to a folder of the test's (the project's files; not its version control, its
 builds or its tools' caches), the throwaway game in tests/fifth_game/ is laid into the copy as a
-newcomer would write it (Coin Call: its package in firmware/tidebox/games/coin_call/, its driver in
-tests/games/coin_call/driver.py), its line is added to GAMES, and with no other line written for it
-the copy's own tools take it up:
+newcomer would write it (Coin Call: its package in firmware/tidebox/games/coin_call/, with its page
+and its setup options in README.md; its tests folder tests/games/coin_call/, with its driver.py, its
+render_screens.py and its golden/ PNGs), its line is added to GAMES, and with no other line written
+for it the copy's own tools take it up:
 
 - the bench's and the evenings' lists of games (game_drivers.registered, evening_pico.plays) hold
   its driver and its chip player, found by its id;
 - the page build makes its part of the phones' page;
-- the bundle for the board carries its code and its part;
+- the bundle for the board carries its code and its part (not its page);
 - the game contract's tests (tests/test_game_contract.py, run in the copy) accept it;
+- the golden test, the Raspberry Pi panel's test and the setup table's test (run in the copy) find its
+  render script, its goldens and its page in its own folders, and pass;
 - the simulated box built from the copy lists it on its game menu, and its driver plays a whole game
   of it there with every phone polling (the memory proof, host_tools/memory_proof.py, run in the
   copy).
@@ -137,6 +140,22 @@ def test_the_game_contract_accepts_it(house, tmp_path):
     ours = {name: outcome for name, outcome in ran.items() if "[%s]" % GAME in name}
     assert len(ours) >= 10 and set(ran) == set(ours), sorted(ran)
     assert all(outcome == [] for outcome in ours.values()), ours  # none failed, errored or skipped
+
+
+@pytest.mark.slow  # every walk of screens under MicroPython and under CPython on the Pi's panel
+def test_its_screens_and_its_setup_options_are_found_in_its_own_folders(house, tmp_path):
+    report = tmp_path / "docs_and_screens.xml"
+    proc = in_house(house, "-m", "pytest", "tests/test_golden_screens.py", "tests/test_pi_screens.py",
+                    "tests/test_readme_setup.py", "-p", "no:cacheprovider", "--junitxml", str(report))
+    assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-3000:]
+    cases = ET.parse(report).getroot().iter("testcase")
+    ran = {case.get("name"): [child.tag for child in case] for case in cases}
+    assert all(outcome == [] for outcome in ran.values()), ran  # none failed, errored or skipped
+    ours = sorted(name for name in ran if "[%s]" % GAME in name)
+    assert ours == sorted("%s[%s]" % (test, GAME) for test in (
+        "test_every_frame_matches_its_golden_png", "test_every_golden_png_is_drawn", "test_no_frame_is_blank",
+        "test_every_screen_through_the_ssd1306_driver_is_the_golden_byte_for_byte")), ours
+    assert "test_each_games_readme_names_every_setup_option_and_choice" in ran
 
 
 @pytest.mark.slow  # a box on the simulator, a whole game with its phones polling

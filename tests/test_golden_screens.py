@@ -1,34 +1,45 @@
-"""A golden PNG for every OLED screen of every game in tidebox.games.GAMES, rendered by the real
-MicroPython framebuf and compared pixel for pixel (tests/support/golden_walk.py finds each game's render
-script and golden folder). Each game's own checks of its frames are in tests/test_screens.py
-(Token Tide and the box) and tests/games/<game id>/test_<game id>_screens.py.
+"""A golden PNG for every OLED screen of the box and of every game in tidebox.games.GAMES, rendered
+by the real MicroPython framebuf and compared pixel for pixel (tests/support/golden_walk.py finds
+each walk's render script and golden folder: a game's in tests/games/<game id>/, the box's own
+screens' in tests/mp_scripts/ and tests/golden/). The checks of the frames themselves are in
+tests/test_screens.py (the box) and tests/games/<game id>/test_<game id>_screens.py.
 
 To accept intended changes: `UPDATE_GOLDEN=1 pytest tests/test_golden_screens.py`, then look at the
-new PNGs in tests/golden/ before committing them.
+new PNGs (in tests/golden/ and tests/games/<game id>/golden/) before committing them.
 """
 
 import golden_walk
 import pytest
 from golden_png import golden_problems
 
-GAME_IDS = golden_walk.game_ids()
+WALKS = golden_walk.walks()
 
 
-def test_every_game_has_a_render_script_and_goldens():
-    assert len(GAME_IDS) >= 4
-    for game_id in GAME_IDS:
-        assert golden_walk.script(game_id).is_file(), game_id
-        assert any(golden_walk.golden_folder(game_id).glob("*.png")), game_id
+def test_every_game_has_a_render_script_and_goldens_in_its_tests_folder():
+    game_ids = golden_walk.game_ids()
+    assert len(game_ids) >= 4 and golden_walk.BOX not in game_ids
+    for walk in WALKS:
+        script, folder = golden_walk.script(walk), golden_walk.golden_folder(walk)
+        assert script.is_file(), "%s has no render script: %s" % (walk, script)
+        assert any(folder.glob("*.png")), "%s has no golden PNGs in %s" % (walk, folder)
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
-def test_every_frame_matches_its_golden_png(game_walk, game_id):
-    frames = golden_walk.frames_of(game_walk(game_id))
+@pytest.mark.parametrize("walk", WALKS)
+def test_every_frame_matches_its_golden_png(game_walk, walk):
+    frames = golden_walk.frames_of(game_walk(walk))
     assert frames
-    assert golden_problems(frames, golden_walk.golden_folder(game_id)) == []
+    assert golden_problems(frames, golden_walk.golden_folder(walk)) == []
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
-def test_no_frame_is_blank(game_walk, game_id):
-    for label, hex_frame in golden_walk.frames_of(game_walk(game_id)).items():
+@pytest.mark.parametrize("walk", WALKS)
+def test_every_golden_png_is_drawn(game_walk, walk):
+    """No golden is left behind by a screen that is no longer drawn (or drawn in another walk)."""
+    frames = golden_walk.frames_of(game_walk(walk))
+    goldens = {path.stem for path in golden_walk.golden_folder(walk).glob("*.png")}
+    assert goldens == set(frames)
+
+
+@pytest.mark.parametrize("walk", WALKS)
+def test_no_frame_is_blank(game_walk, walk):
+    for label, hex_frame in golden_walk.frames_of(game_walk(walk)).items():
         assert any(bytes.fromhex(hex_frame)), label

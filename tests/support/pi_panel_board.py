@@ -1,9 +1,10 @@
-"""The board module the screen scripts (tests/mp_scripts/render_*.py) get under CPython for the Pi's
-golden test: boards/host.py with its display replaced by the Raspberry Pi board's, the real
-adafruit_ssd1306.SSD1306_I2C (boards/pi_bonnet.py's make_display), on a recording I2C bus
-(tests/support/ssd1306_bus.py). `display.buffer`, which the scripts read after each screen is drawn and
-shown, is what the modelled panel shows: the commands and GDDRAM data the driver sent, decoded, not
-the driver's own buffer. Run through boards/cpython_main.py --board pi_panel_board.
+"""The board module the screen scripts (the golden walks: tests/mp_scripts/render_box_screens.py and
+tests/games/<game id>/render_screens.py) get under CPython for the Pi's golden test: boards/host.py
+with its display replaced by the Raspberry Pi board's, the real adafruit_ssd1306.SSD1306_I2C
+(boards/pi_bonnet.py's make_display), on a recording I2C bus (tests/support/ssd1306_bus.py).
+`display.buffer`, which the scripts read after each screen is drawn and shown, is what the modelled
+panel shows: the commands and GDDRAM data the driver sent, decoded, not the driver's own buffer.
+Run through boards/cpython_main.py --board pi_panel_board.
 """
 
 import host
@@ -22,7 +23,7 @@ class Glass:
         return getattr(self.display, name)
 
     def __setattr__(self, name, value):
-        self.__dict__[name] = value  # a script's wrapper (render_screens.py wraps text()) stays here
+        self.__dict__[name] = value  # a script's wrapper (the render scripts wrap text()) stays here
 
     @property
     def buffer(self):

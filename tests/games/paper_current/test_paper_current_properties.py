@@ -2,6 +2,7 @@
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import event, given, settings
@@ -10,6 +11,8 @@ from hypothesis import strategies as st
 from play_paper_current import play
 from tidebox.games import paper_current as pc
 from tidebox.games.seeded import Seeded
+
+HERE = Path(__file__).resolve().parent  # this game's tests, with its MicroPython modules
 
 card_ids = st.sampled_from([c[0] for c in pc.COURSE_CARDS])
 results = st.lists(st.integers(0, 2), min_size=8, max_size=8)
@@ -142,7 +145,7 @@ def test_whole_seeded_games_end_identically(mp):
     calls = [[seed, 2 + seed % 7] for seed in range(1, 36)]
     results = []
     for start in range(0, len(calls), 5):  # batches keep each interpreter's JSON answer small
-        results += mp.call_many("play_paper_current", "play", calls[start:start + 5], heap="4M")
+        results += mp.call_many(HERE / "play_paper_current.py", "play", calls[start:start + 5], heap="4M")
     for (seed, players), result in zip(calls, results):
         assert "ok" in result, result
         expected = json.loads(json.dumps(play(seed, players)))

@@ -8,6 +8,7 @@ written here straight from the card's words.
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,8 @@ from page_text import page_array_text
 from refusals import refused_move
 from paper_current_sheet import HARBOUR, SAFETY
 from tidebox.games.seeded import Seeded
+
+HERE = Path(__file__).resolve().parent  # this game's tests, with its MicroPython modules
 
 MODULE = "tidebox.games.paper_current"
 
@@ -227,7 +230,8 @@ def test_every_card_over_all_result_vectors(cid):
 
 
 def test_every_card_over_all_result_vectors_under_micropython(mp):
-    results = mp.call_many("play_paper_current", "all_bonuses", [[c[0]] for c in RULE_SHEET_CARDS], heap="4M")
+    results = mp.call_many(HERE / "play_paper_current.py", "all_bonuses", [[c[0]] for c in RULE_SHEET_CARDS],
+                           heap="4M")
     for (cid, *_), result in zip(RULE_SHEET_CARDS, results):
         assert result.get("ok") == independent_string(cid), cid
 

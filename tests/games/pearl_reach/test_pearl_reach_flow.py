@@ -1,17 +1,19 @@
-"""Pearl Reach's rivals on the panel loop, under MicroPython (tests/mp_scripts/pearl_reach_tick.py): a
+"""Pearl Reach's rivals on the panel loop, under MicroPython (pearl_reach_tick.py, beside this file): a
 rival moves only after the rival speed, only with the board up and never while paused, and a loop pass
 with nothing due allocates nothing (the heap locked)."""
 
 import json
+from pathlib import Path
 
 import pytest
-from micropython_runner import MP_SCRIPTS
+
+HERE = Path(__file__).resolve().parent  # this game's tests, with its MicroPython modules
 
 
 @pytest.fixture(scope="module")
 def run(mp, tmp_path_factory):
     state = tmp_path_factory.mktemp("pr_tick")
-    proc = mp.run(MP_SCRIPTS / "pearl_reach_tick.py", heap="512K", env={"TIDEBOX_STATE_DIR": str(state)})
+    proc = mp.run(HERE / "pearl_reach_tick.py", heap="512K", env={"TIDEBOX_STATE_DIR": str(state)})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 

@@ -3,6 +3,7 @@ CPython and MicroPython, and a deterministic sample of the balance figures."""
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,6 +14,8 @@ from pearl_reach_play import play
 from tidebox.games.pearl_reach import rivals as V
 from tidebox.games.pearl_reach import rules as R
 from tidebox.games.seeded import Seeded
+
+HERE = Path(__file__).resolve().parent  # this game's tests, with its MicroPython modules
 
 
 @given(st.integers(1, 9), st.integers(1, 4), st.lists(st.integers(0, 4), min_size=2, max_size=4))
@@ -158,7 +161,7 @@ def test_whole_seeded_rival_games_end_identically_under_micropython(mp):
     calls = [[seed, 2 + seed % 3, mixes[seed % 3]] for seed in range(1, 31)]
     results = []
     for start in range(0, len(calls), 5):  # small batches keep each interpreter's heap small
-        results += mp.call_many("pearl_reach_play", "play", calls[start:start + 5], heap="4M")
+        results += mp.call_many(HERE / "pearl_reach_play.py", "play", calls[start:start + 5], heap="4M")
     for (seed, gatherers, strengths), result in zip(calls, results):
         assert "ok" in result, result
         expected = json.loads(json.dumps(play(seed, gatherers, strengths)))

@@ -4,6 +4,7 @@ MicroPython."""
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,8 @@ from hypothesis import strategies as st
 from play_quiet_dividend import play_many
 from tidebox.games import quiet_dividend as qd
 from tidebox.games.seeded import Seeded
+
+HERE = Path(__file__).resolve().parent  # this game's tests, with its MicroPython modules
 
 SETUP_IDS = [s[0] for s in qd.SETUPS]
 
@@ -290,7 +293,7 @@ def test_two_thousand_seeded_games_end_identically_under_micropython(mp):
     got = []
     for start_at in range(0, len(seeds), 50):  # batches keep each interpreter's heap small
         batch = seeds[start_at : start_at + 50]
-        results = mp.call_many("play_quiet_dividend", "play_many", [[batch]], heap="16M")
+        results = mp.call_many(HERE / "play_quiet_dividend.py", "play_many", [[batch]], heap="16M")
         assert "ok" in results[0], results[0]
         got += results[0]["ok"]
     mismatches = [seeds[i] for i in range(len(seeds)) if got[i] != expected[i]]

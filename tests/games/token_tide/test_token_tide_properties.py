@@ -3,6 +3,7 @@
 import json
 import random
 import subprocess
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,6 +11,8 @@ from hypothesis import strategies as st
 import build
 from play_seeded import play
 from tidebox.games import token_tide as tt
+
+HERE = Path(__file__).resolve().parent  # this game's tests, with its MicroPython modules
 
 
 @st.composite
@@ -135,7 +138,7 @@ def test_ten_thousand_random_rounds_score_identically(mp):
 
 def test_whole_seeded_games_end_identically(mp):
     calls = [[seed, 2 + seed % 7] for seed in range(1, 41)]
-    results = mp.call_many("play_seeded", "play", calls, heap="4M")
+    results = mp.call_many(HERE / "play_seeded.py", "play", calls, heap="4M")
     for (seed, players), result in zip(calls, results):
         assert "ok" in result, result
         expected = json.loads(json.dumps(play(seed, players)))
