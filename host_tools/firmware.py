@@ -75,7 +75,9 @@ JOBS = str(os.cpu_count() or 2)
 # The Debian packages each build needs (debian_deps.sh installs the missing ones).
 TOOLCHAINS = {
     "micropython32": ("gcc-multilib", "make"),
-    "firmware": ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "cmake", "make", "python3"),
+    # libstdc++: the pico-sdk compiles its C++ new and delete (pico_cxx_options) into every firmware
+    "firmware": ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "libstdc++-arm-none-eabi-newlib", "cmake",
+                 "make", "python3"),
 }
 
 
