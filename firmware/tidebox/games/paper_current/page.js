@@ -6,7 +6,8 @@
   var el = T.el;
   // SVG's namespace name (an identifier, never fetched; split so the page holds no URL)
   var NS = 'http:' + '//www.w3.org/2000/svg';
-  // the rule sheet's dimensions in cm (a test checks them against tests/support/paper_current_sheet.py)
+  // the rule sheet's dimensions in cm (a test checks them against the sheet's copy in
+  // tests/games/paper_current/paper_current_sheet.py)
   var H = {
     length: 80, width: 30, line: 10, zone: 10, offset: 10, outerW: 18, outerH: 24, beyond: 30,
     near: 40, far: 64, innerW: 10, innerH: 12, behind: 10, boat: 3

@@ -88,7 +88,7 @@ ZONE_WORDS = {
 
 # The harbour's dimensions and the safety notes are the phones' (page.js, the "Build the harbour"
 # guide): the box never shows them, and kept here they would hold kilobytes of its heap. The tests check
-# the page's copy against the rule sheet (tests/support/paper_current_sheet.py).
+# the page's copy against the rule sheet (tests/games/paper_current/paper_current_sheet.py).
 
 
 PHASE_LAUNCH = "launch"  # launches under way (0-7 done)
