@@ -221,6 +221,7 @@ def run(work=OUT, log=print):
         raise EveningError("%s\n%s" % (said, flash_logs(flash))) from failure
     with open(Path(work) / "pico-sim.log", errors="replace") as f:
         console_all = console + f.read()  # and the emulator's own errors
+    (Path(work) / "console.txt").write_text(console_all)  # kept beside the flash image for a look later
     files = power_cuts.files(flash)
     restarts = [text for path, text in files.items() if path.endswith("/restart.log")]
     crashes = [text for path, text in files.items() if path.endswith("/crash.log")]
