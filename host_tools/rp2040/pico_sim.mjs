@@ -274,6 +274,26 @@ function sleepEnded(nanos, woken) {
   sleep.from = null;
   sleep.at = null;
 }
+// The phones' end of the link (phones_ppp) is a process of its own, and on a busy host it can fall
+// behind the chip: its ACKs and answers then come late in the chip's time, as from phones that never
+// answer, and the chip's lwIP holds its sent data (and retransmits it) meanwhile. A radio's peer
+// answers in milliseconds whatever the host does, so the chip runs at most PHONES_LEAD_NS ahead of
+// the chip time phones_ppp has caught up with ("at US" on its stderr).
+const PHONES_LEAD_NS = 20e6;
+const PHONES_WAIT_MS = 5;
+function phonesLimit() {
+  if (!link.proc || link.heardUs === null) return Infinity;
+  return link.heardUs * 1e3 - state.emulatedBefore + PHONES_LEAD_NS;
+}
+function phonesCaughtUp(us) {
+  link.heardUs = us;
+  const resume = link.resume;
+  if (resume && sim && !sim.stopped) {
+    link.resume = null;
+    clearTimeout(sim.executeTimer);
+    sim.executeTimer = setImmediate(resume);
+  }
+}
 function runLoop(simulator) {
   paceFrom(simulator.clock.nanos);
   simulator.execute = function execute() {
@@ -281,7 +301,10 @@ function runLoop(simulator) {
     this.executeTimer = null;
     this.stopped = false;
     link.yieldNow = false;
-    const limit = opts.realtime ? paceLimit(clock.nanos) : Infinity;
+    link.resume = null;
+    const paced = opts.realtime ? paceLimit(clock.nanos) : Infinity;
+    const behind = phonesLimit();
+    const limit = Math.min(paced, behind);
     for (let i = 0; i < SLICE_CYCLES && !this.stopped && !link.yieldNow && clock.nanos < limit; i++) {
       if (rp2040.core.waiting) {
         if (sleep.from === null) { sleep.from = clock.nanos; sleep.at = null; }
@@ -300,7 +323,11 @@ function runLoop(simulator) {
       }
     }
     if (this.stopped) return;
-    if (clock.nanos >= limit) {
+    if (clock.nanos >= behind) {
+      // phones_ppp is behind the chip: go on when it says where it is (or in a moment, whatever it says)
+      link.resume = () => this.execute();
+      this.executeTimer = setTimeout(() => this.execute(), PHONES_WAIT_MS);
+    } else if (clock.nanos >= limit) {
       // ahead of the wall: wait until it catches up (the host's events, phones and presses, go on)
       this.executeTimer = setTimeout(() => this.execute(), 1);
     } else this.executeTimer = setImmediate(() => this.execute());
@@ -592,7 +619,7 @@ const LINK_TICK_MS = 1; // how often phones_ppp hears the chip's time when the c
 const LINK_RECENT = 64;
 const link = {
   proc: null, port: null, up: false, addr: null, baud: 0, out: [], outAt: 0, outBytes: 0, feeding: false,
-  alarm: null, tick: null, tx: [], txFlush: false, yieldNow: false, open: 0,
+  alarm: null, tick: null, tx: [], txFlush: false, yieldNow: false, open: 0, heardUs: null, resume: null,
   stats: { fifo_full: 0, connections: 0, to_chip: 0, frames_to_chip: 0, from_chip: 0, ups: 0, downs: 0 },
   recent: [], // the last LINK_RECENT connections, their times in emulated ms (see chipMs)
 };
@@ -644,6 +671,7 @@ function startLink() {
   const port = link.port === null ? opts.http : link.port;
   const proc = spawn(opts.ppp, ['--port', String(port)], { stdio: ['pipe', 'pipe', 'pipe'] });
   link.proc = proc; link.open = 0;
+  link.heardUs = null; link.resume = null; // no limit until it first says where it is
   proc.on('exit', (code, signal) => {
     if (link.proc !== proc) return;
     console.log(`pico-sim: phones_ppp ended (${code === null ? signal : code})`);
@@ -668,6 +696,8 @@ function linkLine(line, proc) {
     if (link.recent.length > LINK_RECENT) link.recent.shift();
   } else if (link.proc !== proc) {
     return;
+  } else if (line.startsWith('at ')) {
+    phonesCaughtUp(Number(line.slice(3)));
   } else if ((m = /^open (\d+)/.exec(line))) {
     const n = Number(m[1]);
     if (n > link.open) link.stats.connections++;

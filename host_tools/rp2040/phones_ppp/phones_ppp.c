@@ -18,7 +18,8 @@
  *   stderr: lines for the emulator: "phones-ppp: phones on PORT", "phones-ppp: link up CHIP" and
  *           "phones-ppp: link down", "open N" whenever the phones' open connections change, and a record of each phone's connection when it ends,
  *           "rec {json}" with its times in the chip's ms (accepted, opened: the chip's SYN-ACK, data:
- *           the phone's first byte sent on, answer: the chip's first byte, closed: its FIN).
+ *           the phone's first byte sent on, answer: the chip's first byte, closed: its FIN), and
+ *           "at US", the chip's time in us up to which the emulator's messages have been taken in.
  * lwIP's clock (sys_now) is the chip's: its retransmission and PPP timers count emulated time, as
  * the chip's do, however much slower than real time the emulator runs.
  *
@@ -321,6 +322,13 @@ static void from_emulator(void) {
     }
     memmove(in, in + at, in_len - at);
     in_len -= at;
+    /* The chip's time this end has caught up with: the emulator runs the chip at most a little
+     * ahead of it, so this end's ACKs and timers keep the chip's pace on a busy host too. */
+    static uint64_t told_us;
+    if (chip_us != told_us) {
+        told_us = chip_us;
+        fprintf(stderr, "at %llu\n", (unsigned long long)chip_us);
+    }
 }
 
 int main(int argc, char **argv) {
