@@ -47,6 +47,7 @@ def main(only=None, folder=HERE, out=OUT):
         took[name] = time.monotonic() - started
         print("# %s took %.1f s" % (name, took[name]), flush=True)
     if facts is not None:
+        facts["load"] = "%s at the start, %s at the end" % (facts.get("load_start", "?"), load_average())
         Path(out).write_text(markdown(facts, figures, failed, took), encoding="utf-8")
         print("# written to %s" % shown_path(out), flush=True)
     return 1 if failed else 0
@@ -71,6 +72,9 @@ def markdown(facts, figures, failed, took=None):
         "| commit | %s |" % cell(facts["commit"]),
         "| interpreter | %s |" % cell(facts["interpreter"]),
         "| its word | %s-bit |" % facts["word_bits"],
+        # the figures in ms of the wall clock (latencies) grow on a busy machine; the counted ones do not
+        "| the machine's load (1-minute average, %d cores) | %s |" % (os.cpu_count() or 1,
+                                                                     cell(facts.get("load", "not known"))),
         "| failed | %s |" % (", ".join(sorted(failed)) or "none"),
     ]
     for name, rows in figures.items():
@@ -99,7 +103,16 @@ def about_this_run():
     import build
 
     return {"date": datetime.date.today().isoformat(), "commit": commit(build.ROOT),
-            "interpreter": interpreter(build.micropython(), build.ROOT), "word_bits": boxrig.WORD_BITS}
+            "interpreter": interpreter(build.micropython(), build.ROOT), "word_bits": boxrig.WORD_BITS,
+            "load_start": load_average()}
+
+
+def load_average():
+    """The machine's 1-minute load average, as text ("not known" where the system has none)."""
+    try:
+        return "%.1f" % os.getloadavg()[0]
+    except OSError:
+        return "not known"
 
 
 def commit(root, record=OUT):

@@ -69,6 +69,7 @@ def test_a_full_run_writes_the_record_and_a_partial_run_only_prints(benches, tmp
     text = out.read_text()
     assert "| commit | abc1234 + uncommitted changes |" in text and "| failed | bench_zz_two |" in text
     assert "| speed | 7 | ms |" in text and "| size | 9 | B |" in text
+    assert "| the machine's load (1-minute average, " in text and " at the end |" in text
     assert "**failed after these figures:** RuntimeError('out of time')" in text
 
 
