@@ -8,7 +8,7 @@ import asyncio
 import board as board_module
 from micropython import const
 
-from tidebox import api, asyncio_shim, memory, transport
+from tidebox import api, asyncio_shim, memory, saving, transport
 from tidebox.box import Box
 from tidebox.collect import Collector
 from tidebox.panel import QrImages, Panel
@@ -49,13 +49,13 @@ async def main(board):
     # (skipped on a boot into a game, the same boot left its heap in pieces). A game lets go of the
     # images (Panel.home).
     panel.qr_drawer = make_qr_drawer(box, board)
-    game_id = box.saved_game_id()
+    game_id = saving.saved_game_id(box)
     # A saved game's code first, then its data: loaded the other way round, the game's modules land
     # between the save's pieces and the heap starts the game fragmented.
     if game_id is not None:
         panel.load_flow(game_id)
     gc.collect()
-    resumable = box.load()
+    resumable = saving.load(box)
     panel.boot(board.ticks_ms(), resumable, panel.welcome().take(storage))
     board.watchdog.start(WATCHDOG_MS)
     app = api.make_app(box, board, transport.BoxServer(board.tcp_gate))

@@ -19,7 +19,7 @@ import json
 
 from microdot import Response
 
-from tidebox import jsoncheck
+from tidebox import jsoncheck, views
 from tidebox.box import SHORT_OF_MEMORY, TONIGHT_FILE
 from tidebox.games import GAMES
 from tidebox.errors import GameError
@@ -186,7 +186,7 @@ async def state(request):
     known = request.args.get("v")
     if known is not None and known == str(box.version):
         return idle_response(box.version)
-    chunks = box.view_chunks(seat)
+    chunks = views.view_chunks(box, seat)
     return view_response(chunks, sum(len(chunk) for chunk in chunks))
 
 

@@ -4,15 +4,15 @@
 # game: the game is a rules module (tidebox/games/<game>/rules.py) and every game action is a move
 # applied by `move`. Every action checks first and changes state only when it is allowed; whatever
 # must survive a power cut is saved (write-then-rename) before the action reports success, and an
-# action whose save fails is undone (the box goes back to what flash holds).
+# action whose save fails is undone (the box goes back to what flash holds). What goes to flash and
+# comes back is saving.py; what the phones are told of the box is views.py.
 import json
 
-from tidebox import games, memory, timer, viewjson
+from tidebox import games, memory, saving, timer, viewjson
 from tidebox.errors import GameError, NotNow
 from tidebox.games.base import check_name
 from tidebox.seats import Seats
 
-SAVE_FILE = "game.json"
 TONIGHT_FILE = "tonight.txt"  # the night's scores (tonight.py)
 NEXT_FILE = "next.json"  # the step the box takes after it restarts itself (tidebox/restart.py)
 MAX_SEATS = 8  # the hotspot's DHCP server has 8 leases: one phone each
@@ -80,9 +80,9 @@ class Box:
         # (that needs the new boot's numbers to reach N again: about 1 in 16 million per change).
         raw = board.urandom(3)
         self.version = ((raw[0] << 16) | (raw[1] << 8) | raw[2]) + 1
-        self._public = viewjson.JsonOut()  # the shared part of the phones' view, as JSON
-        self._public_version = 0  # ... of this version
-        self._private = viewjson.JsonOut(viewjson.SLACK)  # one seat's own part, for one answer
+        self.shared = viewjson.JsonOut()  # the shared part of the phones' view, as JSON (views.py)
+        self.shared_version = 0  # ... of this version
+        self.own = viewjson.JsonOut(viewjson.SLACK)  # one seat's own part, for one answer
         self._ssid = None
         self.password = ""  # the hotspot's passphrase, shown on the join screen
         self.notice = ""  # a one-line message for the OLED (e.g. a damaged save was set aside)
@@ -109,9 +109,9 @@ class Box:
         self.version += 1
         if save:
             try:
-                self.save()
+                saving.save(self)
             except OSError:
-                self.restore()
+                saving.restore(self)
                 self.version += 1
                 self._notify()
                 raise GameError("the box could not save: try again", 503)
@@ -131,7 +131,7 @@ class Box:
         """After a MemoryError half-way through a change: back to what flash holds (the last
         acknowledged state); when even that finds no memory, only a reboot mends it (memory.py)."""
         try:
-            self.restore()
+            saving.restore(self)
             self.version += 1
             self._notify()
         except MemoryError:
@@ -140,100 +140,6 @@ class Box:
     def _notify(self):
         for listener in self.listeners:
             listener()
-
-    def save(self):
-        self.storage.save(SAVE_FILE, {
-            "phase": self.phase,
-            "game_id": self.game_id,
-            "seats": self.seats.to_dict(),
-            "options": self.options,
-            "seq": self.seq,
-            "tag": self.tag,
-            "game": self.rules.to_dict(self.state) if self.state else None,
-        })
-
-    def _read_saved(self):
-        """What flash holds, checked: (phase, game_id, rules, seats, options, seq, state, tag), or None."""
-        data = self.storage.load(SAVE_FILE)
-        if data is None:
-            return None
-        phase = data.get("phase")
-        game_id = data.get("game_id")
-        # At the game menu no game's code is loaded (Box.forget_rules), after a restart too.
-        rules = games.load(game_id) if game_id is not None and phase != CHOOSE else None
-        seats = self.new_seats()
-        seats.load(data.get("seats") or {})
-        state = checked(rules.from_dict, data["game"]) if rules and data.get("game") else None
-        if phase not in PHASES or (phase != CHOOSE and rules is None):
-            raise ValueError("saved phase is damaged")
-        if phase in (PLAY, OVER) and state is None:
-            raise ValueError("saved phase is damaged")
-        # The game's players are the seats, in seat order; computer players (rivals) may follow them.
-        if state is not None and state["names"][:len(seats.names)] != seats.names:
-            raise ValueError("saved seats do not match the game")
-        options = default_options(rules) if rules else {}
-        saved = data.get("options")
-        if phase == CHOOSE and isinstance(saved, dict):
-            options = saved  # kept for the same game chosen again, checked against its rules then
-        elif isinstance(saved, dict):
-            for key in options:
-                if key in saved:
-                    options[key] = saved[key]
-        seq = data.get("seq", 0)
-        tag = data.get("tag", 0)
-        if type(seq) is not int or type(tag) is not int:
-            raise ValueError("saved move count is damaged")
-        return phase, game_id, rules, seats, options, seq, state, tag
-
-    def saved_game_id(self):
-        """The game a save on flash is playing (None: no save, none readable, or no game under way
-        yet), without keeping it."""
-        try:
-            data = self.storage.load(SAVE_FILE)
-            game_id = data.get("game_id") if data and data.get("phase") in (PLAY, OVER) else None
-            games.title(game_id)
-            return game_id
-        except (ValueError, AttributeError, TypeError):
-            return None
-
-    def load(self):
-        """Restore a saved box. Returns True if an unfinished game was restored. A file that cannot
-        be read is set aside and the box starts fresh, saying so; it never stops the boot."""
-        try:
-            saved = self._read_saved()
-        except (ValueError, KeyError, TypeError, GameError, ImportError):
-            self.storage.set_aside(SAVE_FILE)
-            self.notice = "Save damaged: new"
-            return False
-        if saved is None:
-            return False
-        self._use(saved)
-        return self.phase == PLAY or (self.phase != OVER and self.seats.count() > 0)
-
-    def _use(self, saved):
-        phase, game_id, rules, seats, options, seq, state, tag = saved
-        if self.game_id is not None and self.game_id != game_id:
-            games.unload(self.game_id)
-        self.phase, self.game_id, self.rules, self.seats, self.options, self.seq, self.state, self.tag = saved
-        self.undo_text = None
-        self.shown = {}
-        self.version += 1
-        if state is not None and self._public is not None:
-            try:
-                self._public.reserve(rules.VIEW_ROOM)  # as at the game's start (start_game)
-            except MemoryError:
-                pass  # the room grows view by view instead, as far as the heap lets it
-
-    def restore(self):
-        """Back to what flash holds (after a failed save); a fresh box if nothing readable is there."""
-        try:
-            saved = self._read_saved()
-        except (ValueError, KeyError, TypeError, GameError, ImportError, OSError):
-            saved = None
-        if saved is None:
-            saved = (CHOOSE, self.game_id, self.rules, self.new_seats(),
-                     default_options(self.rules) if self.rules else {}, 0, None, 0)
-        self._use(saved)
 
     def discard(self):
         """Forget everything: a brand new box (the chosen game is chosen again)."""
@@ -247,23 +153,30 @@ class Box:
         """Drop the game and the views from RAM (the box is about to restart from flash)."""
         self.state = None
         self.undo_text = None
-        self._public = self._private = None
+        self.shared = self.own = None
         self.listeners = []
 
     def now(self):
         return self.board.ticks_ms()
+
+    def ssid(self):
+        if self._ssid is None:  # the board's id never changes: worked out once, not in every view
+            from tidebox import hotspot  # needed once (main.py unloads it after the boot)
+
+            self._ssid = hotspot.ssid_for(self.board.unique_id())
+        return self._ssid
 
     def show(self, key, value):
         """A game's screen tells the phones what the box shows now (see `shown`): the phones' view
         changes, nothing is saved."""
         if self.shown.get(key) != value:
             self.shown[key] = value
-            fresh = self._public_version == self.version
+            fresh = self.shared_version == self.version
             self.changed(save=False)
             if fresh:
-                # `shown` travels apart from the cached shared part (public_view), which stays
+                # `shown` travels apart from the cached shared part (views.public_view), which stays
                 # valid: a reveal step costs the phones' polls no new 3 KB copy of it.
-                self._public_version = self.version
+                self.shared_version = self.version
 
     # ------------------------------------------------------------ the game menu
 
@@ -350,9 +263,9 @@ class Box:
     def rejoin_code(self, seat):
         code = self.seats.rejoin_code(seat)
         try:
-            self.save()
+            saving.save(self)
         except OSError:
-            self.restore()
+            saving.restore(self)
             raise GameError("the box could not save: try again", 503)
         return code
 
@@ -403,7 +316,7 @@ class Box:
         raise GameError("no such option")
 
     def start_game(self):
-        self._public.reserve(self.rules.VIEW_ROOM)  # first: a MemoryError here changes nothing
+        self.shared.reserve(self.rules.VIEW_ROOM)  # first: a MemoryError here changes nothing
         try:
             self.state = checked(self.rules.new_game, list(self.seats.names), self.options, self.random_below)
         except GameError as e:
@@ -478,7 +391,7 @@ class Box:
         try:
             state = checked(self.rules.new_game, list(self.seats.names), options, self.random_below)
         except GameError as e:
-            self.restore()
+            saving.restore(self)
             raise GameError(e.message)  # the phone's choices the rules refuse: 400, whatever they said
         except MemoryError:
             self.put_back()
@@ -584,70 +497,3 @@ class Box:
                     self.options[key] = defaults[key]
         self.forget_rules()
         self.changed()
-
-    # ------------------------------------------------------------ what the phones see
-
-    def public_view(self):
-        """The part of every phone's view that is the same for all seats (a viewjson.JsonOut: JSON
-        with the closing brace left open). Written once per version and shared: eight phones polling
-        at once then cost one copy of it, not eight (a full 8-player view is ~3.5 KB of JSON)."""
-        shared = self._public
-        if self._public_version != self.version:
-            seats = [{"name": n, "present": p} for n, p in zip(self.seats.names, self.seats.present)]
-            shared.start()
-            shared.open_dict({"box": self.phase, "ssid": self.ssid(), "seats": seats, "kind": self.game_id,
-                              "seq": self.seq})
-            if self.state:
-                shared.raw(b',"game":')
-                shared.open_dict(self.rules.public_view(self.state))
-            shared.finish()
-            self._public_version = self.version
-        return shared
-
-    def view_chunks(self, seat):
-        """One phone's whole view (seat None: not joined), as a list of JSON chunks. Never contains
-        another player's secrets: only `seat`'s own private view is added to the shared public part.
-        A list, not a generator, so that the answer can say its length before it is sent."""
-        try:
-            chunks = self.public_view().pieces()
-            chunks = chunks + self.private_part(seat).pieces()
-        except MemoryError:
-            self.shortages.miss(memory.VIEWS)  # the phone is told to try again
-            raise
-        self.shortages.fine(memory.VIEWS)
-        return chunks
-
-    def private_part(self, seat):
-        """What follows public_view() in one phone's view (seat None: not joined), as a
-        viewjson.JsonOut, valid until the next call: the seat's own private view, and what changes
-        without a new shared part (timer, shown). The web server writes it after the shared part
-        (transport.py, BoxServer.answer_view)."""
-        out = self._private
-        out.start()
-        if self.state:
-            if seat is None:
-                out.raw(b"}")
-            else:
-                out.raw(b',"you":')
-                out.value(seat)
-                out.more_members(self.rules.private_view(self.state, seat))  # its keys go into "game"
-        else:
-            out.raw(b',"game":null')
-        out.raw(b',"v":')
-        out.value(self.version)
-        out.raw(b',"you":')
-        out.value(None if seat is None else {"seat": seat, "name": self.seats.names[seat]})
-        out.raw(b',"timer":')
-        out.value(self.countdown.describe(self.now()))
-        out.raw(b',"shown":')
-        out.value(self.shown)
-        out.raw(b"}")
-        out.finish()
-        return out
-
-    def ssid(self):
-        if self._ssid is None:  # the board's id never changes: worked out once, not in every view
-            from tidebox import hotspot  # needed once (main.py unloads it after the boot)
-
-            self._ssid = hotspot.ssid_for(self.board.unique_id())
-        return self._ssid

@@ -20,6 +20,7 @@ import time
 import asyncio
 from micropython import const
 from microdot import Microdot, Request
+from tidebox import views
 from tidebox.asyncio_shim import close_now, readable, write_now
 from tidebox.memory import REQUESTS, VIEWS
 from tidebox.scan import KEPT_HEADERS, NOT_STATE, head_end, put_number, scan, state_request
@@ -283,8 +284,8 @@ class BoxServer(Microdot):
     async def answer_view(self, slot, stream_in, stream_out):
         """A phone's whole view (`GET /api/state`, no `?v` or another version), byte for byte what the
         state route answers through microdot, written from the slot's buffer: microdot's head with
-        the length filled in, the cached shared part (box.public_view) and the seat's own part
-        (box.private_part), in pieces of up to SLOT_BYTES (the request head is no longer needed).
+        the length filled in, the cached shared part (views.public_view) and the seat's own part
+        (views.private_part), in pieces of up to SLOT_BYTES (the request head is no longer needed).
         Allocates only the few objects of the seat's own view (and, after a change, of the shared
         part, once for all phones). Both parts are read while this answer holds `answering`, so no
         other request can write newer ones meanwhile. Returns _VIEW once written; should the view fail
@@ -293,8 +294,8 @@ class BoxServer(Microdot):
         box = self.box
         try:
             seat = box.seats.seat_of(slot.buf, slot.token_at, slot.token_len)
-            shared = box.public_view()
-            own = box.private_part(seat)
+            shared = views.public_view(box)
+            own = views.private_part(box, seat)
             if self.view_head is None:
                 await self.build_view_head()
         except Exception:  # noqa: BLE001 - e.g. a MemoryError: microdot's route and error handlers decide

@@ -199,7 +199,7 @@ def run():
     import asyncio
 
     import board as board_module
-    from tidebox import api, asyncio_shim, buttons, running, transport  # noqa: F401 - timed imports
+    from tidebox import api, asyncio_shim, buttons, running, transport, views  # noqa: F401 - timed imports
 
     print("INFO import_ms=%.1f" % (ticks_diff(ticks_us(), t0) / 1000))
     asyncio_shim.lean_waits()  # as main.py's main() does
@@ -261,9 +261,9 @@ def run():
     # The shared part of the view rebuilt (the first poll after a change), and the seat lookup.
     xs = []
     for _ in range(9):
-        box._public_version = 0
+        box.shared_version = 0
         t0 = ticks_us()
-        box.public_view()  # the shared part alone (each phone's own part is in a full view)
+        views.public_view(box)  # the shared part alone (each phone's own part is in a full view)
         xs.append(ticks_diff(ticks_us(), t0))
     report("view_rebuild", xs)
     # As the web server looks a token up: where it lies in the request's buffer.

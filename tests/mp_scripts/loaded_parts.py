@@ -16,7 +16,7 @@ reader = Panel(box, board.display, None)
 CORE = ("tidebox.box", "tidebox.panel", "tidebox.storage", "tidebox.screens", "tidebox.draw",
         "tidebox.games", "tidebox.games.base", "tidebox.seats", "tidebox.timer", "tidebox.viewjson",
         "tidebox.hotspot", "tidebox.memory", "tidebox.errors", "tidebox.buttons", "tidebox.jsoncheck",
-        "tidebox.gate",
+        "tidebox.gate", "tidebox.saving", "tidebox.views",
         "tidebox")
 seen = {}
 

@@ -25,12 +25,13 @@ import os
 
 import board as board_module
 import framebuf
-from tidebox import draw, games
+from tidebox import draw, games, saving
 from tidebox.box import PLAY, SETUP, Box
 from tidebox.games.base import GameError
 from tidebox.games.seeded import Seeded
 from tidebox.panel import Panel
 from tidebox.storage import Storage
+from tidebox.views import public_view
 
 W, H = 128, 64
 STEPS = int(os.getenv("TIDEBOX_WALK_STEPS") or "2500")
@@ -236,7 +237,7 @@ def walk(game_id, seed, report, seen, counts, views):
         box = Box(board, Storage(folder))
         box.password = "txk2xdfnrqgt"
         reader = Panel(box, board.display, None)
-        resumable = box.load()
+        resumable = saving.load(box)
         reader.boot(board.ticks_ms(), resumable, reader.welcome().take(box.storage))
         reader.tick(board.ticks_ms())
         return box, reader
@@ -281,7 +282,7 @@ def walk(game_id, seed, report, seen, counts, views):
         name = reader.screen
         seen[name] = 1
         if box.state is not None:  # the shared part of the phones' view, against the game's VIEW_ROOM
-            views[0] = max(views[0], box.public_view().length)
+            views[0] = max(views[0], public_view(box).length)
         for problem in recorder.problems():
             entry = [name] + problem
             if entry not in report:

@@ -10,7 +10,7 @@ import json
 import asyncio
 import board as board_module
 import time
-from tidebox import api, memory
+from tidebox import api, memory, views
 from tidebox.box import Box
 from tidebox.storage import Storage
 
@@ -122,17 +122,17 @@ async def main():
 
     # Views short of memory (the polls' full views: each phone asks again at its next poll) do not count.
     no_reboot_due()
-    real = box.public_view, box.view_chunks
+    real = views.public_view, views.view_chunks
 
     def no_view(*args):
         raise MemoryError("injected: no room for this view")
 
-    box.public_view = box.view_chunks = no_view  # before microdot (transport.answer_view) and in its route
-    views = []
+    views.public_view = views.view_chunks = no_view  # before microdot (transport.answer_view), in its route
+    answers = []
     for _ in range(REFUSED_SHORT + 2):
-        views.append(await request(poll_text(1).replace("?v=" + str(box.version), "")))
-    box.public_view, box.view_chunks = real
-    out["views"] = views
+        answers.append(await request(poll_text(1).replace("?v=" + str(box.version), "")))
+    views.public_view, views.view_chunks = real
+    out["views"] = answers
     out["views_restart"] = box.shortages.reboot_due
 
     # The view itself finding no room where it is made, poll after poll (the heap in pieces too small
