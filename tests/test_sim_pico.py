@@ -230,6 +230,7 @@ def test_the_bench_finds_the_firmware_functions_it_times_by_their_symbols(tmp_pa
     assert sorted(found) == sorted(shipped.BENCH_SYMBOLS)
     assert sim_pico.symbol_args() == ["--uart-read", "0x%x,0x%x" % (found["mp_machine_uart_read"],
                                                                     found["mp_call_function_1_protected"]),
-                                      "--gc-collect", "0x%x" % found["gc_collect"]]
+                                      "--gc-collect", "0x%x" % found["gc_collect"],
+                                      "--ppp-input", "0x%x" % found["pppos_input"]]
     # Thumb functions: odd addresses in the firmware's flash
     assert all(0x10000000 < a < 0x10100000 and a & 1 for a in found.values()), found

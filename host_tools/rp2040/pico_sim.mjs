@@ -88,6 +88,7 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (a === '--realtime') opts.realtime = true;
   else if (a === '--uart-read') opts.uartRead = process.argv[++i];
   else if (a === '--gc-collect') opts.gcCollect = process.argv[++i];
+  else if (a === '--ppp-input') opts.pppInput = process.argv[++i];
   else throw new Error('unknown argument ' + a);
 }
 if (!opts.flash) throw new Error('usage: node pico_sim.mjs --flash FLASH [--port N] [--echo]');
@@ -362,6 +363,11 @@ function hookCore() {
       } else if (allocPcs.includes(pc)) { profile.wrapped2 = profile.wrapped; profile.wrapped = core.LR >>> 0; } // the wrappers' callers
     }
     if (uartRead) uartRead.count(core, pc, c);
+    if (pppInput) {
+      const was = pppInput.at;
+      pppInput.count(core, pc, c);
+      if (was && !pppInput.at && pppInput.held) { pppInput.held = false; core.interruptsUpdated = true; }
+    }
     if (collecting) monitor.runGcCycles += collecting.count(core, pc, c);
     state.busyCycles += c;
     runEnd = t + c * NS_PER_CYCLE;
@@ -402,6 +408,24 @@ class Inside {
 // nested network.PPP.poll, the box's) are not counted.
 // --gc-collect PC (<gc_collect>): the heap's collections, gc.collect()'s and those an allocation
 // makes (its threshold, or no room): status's gc (calls, ms) and each busy stretch's.
+// --ppp-input PC (<pppos_input>): lwIP's lock around the stand-in link's input. network.PPP's poll,
+// a scheduled callback in thread mode, hands the UART's bytes to pppos_input without the lock the
+// port's socket calls take (MICROPY_PY_LWIP_ENTER: PendSV held off), while lwIP's timers run at
+// PendSV (the port's network soft timer). A timer's TCP work landing in the middle of an input's
+// shares its lists: the box's lwIP then looped in tcp_rexmit_rto_prepare, or ran out of segments
+// for good, until the watchdog reset the chip. A board's radio hands lwIP its packets at PendSV
+// (cyw43_poll), never inside a timer's work; so while the core is inside pppos_input the emulator
+// holds PendSV pending, as the lock would, and lets it in when the input returns.
+const pppInputPc = opts.pppInput ? Number(opts.pppInput) & ~1 : null;
+let pppInput = null;
+function lockLwipForInput(core) {
+  const check = core.checkForInterrupts;
+  core.checkForInterrupts = function () {
+    if (!pppInput || !pppInput.at || !this.pendingPendSV) return check.call(this);
+    this.pendingPendSV = false;
+    try { return check.call(this); } finally { this.pendingPendSV = true; pppInput.held = true; pppInput.holds++; }
+  };
+}
 const uartReadPcs = opts.uartRead ? opts.uartRead.split(',').map((x) => Number(x) & ~1) : null;
 const gcCollectPc = opts.gcCollect ? Number(opts.gcCollect) & ~1 : null;
 let uartRead = null, collecting = null;
@@ -959,6 +983,17 @@ function linkFeed() {
   link.alarm.schedule(rest);
 }
 
+// The words on the core's stack that look like return addresses into the firmware's code (Thumb,
+// odd, in flash): with the firmware's ELF (arm-none-eabi-addr2line -f), roughly where a hang was called from.
+function codeOnStack() {
+  const found = [];
+  for (let at = mcu.core.SP >>> 0, n = 0; n < 512 && at < 0x20042000 && found.length < 48; at += 4, n++) {
+    const w = mcu.readUint32(at) >>> 0;
+    if ((w & 1) && w >= 0x10000100 && w < 0x10200000) found.push(w.toString(16));
+  }
+  return found;
+}
+
 function boot(reason) {
   if (sim) { state.emulatedBefore += sim.clock.nanos; sim.stop(); }
   sim = new Simulator();
@@ -979,6 +1014,8 @@ function boot(reason) {
   for (const name of Object.keys(restedAt)) delete restedAt[name]; // in the chip's time, which starts again
   uartRead = uartReadPcs ? new Inside(uartReadPcs[0], uartReadPcs[1]) : null; // of this boot, as busyCycles
   collecting = gcCollectPc ? new Inside(gcCollectPc, null) : null;
+  pppInput = pppInputPc ? Object.assign(new Inside(pppInputPc, null), { held: false, holds: 0 }) : null;
+  if (pppInput) lockLwipForInput(mcu.core);
   hookCore();
   wireI2C();
   wireSoftI2C();
@@ -1006,7 +1043,8 @@ function boot(reason) {
     state.hangs.push({ at_ms: chipMs(), since_feed_ms: since && Math.round(since), pc: (mcu.core.PC >>> 0).toString(16),
       waiting: mcu.core.waiting, uart_read_ms: uartRead ? Math.round(uartRead.cycles * NS_PER_CYCLE / 1e6) : null,
       in_uart_read: uartRead ? !!uartRead.at : null, busy_ms: Math.round(state.busyCycles * NS_PER_CYCLE / 1e6),
-      to_chip_queued: link.outBytes, fifo_full: link.stats.fifo_full, to_chip: link.stats.to_chip });
+      to_chip_queued: link.outBytes, fifo_full: link.stats.fifo_full, to_chip: link.stats.to_chip,
+      lr: (mcu.core.LR >>> 0).toString(16), stack: codeOnStack() });
     console.log(`pico-sim: the watchdog was not fed: ${JSON.stringify(state.hangs[state.hangs.length - 1])}`);
     sim.stop();
     // REASON's FORCE bit: the firmware asked (machine.reset()); TIMER: nothing fed it in time (a hang)
@@ -1035,7 +1073,8 @@ function status() {
     last_press: state.lastPress, link: { up: link.up, addr: link.addr, baud: link.baud, open: link.open,
       to_chip_queued: link.outBytes, ...link.stats, recent: link.recent,
       uart_rx_bytes: mcu.uart[0].rxBytes, uart_irqs: mcu.uart[0].raised, uart_rx_timeouts: mcu.uart[0].rxTimeouts,
-      uart_read_ms: uartRead ? Math.round(uartRead.cycles * NS_PER_CYCLE / 1e3) / 1e3 : null },
+      uart_read_ms: uartRead ? Math.round(uartRead.cycles * NS_PER_CYCLE / 1e3) / 1e3 : null,
+      ppp_inputs: pppInput ? pppInput.calls : null, pendsv_held: pppInput ? pppInput.holds : null },
     gc: collecting ? { calls: collecting.calls, ms: Math.round(collecting.cycles * NS_PER_CYCLE / 1e3) / 1e3 } : null, busy_ms: Math.round(state.busyCycles * NS_PER_CYCLE / 1e3) / 1e3,
     loop: { feeds: monitor.feeds, passes: monitor.passes, stretches: monitor.stretches }, long_sleeps: sleep.list, heap: monitor.heap, heap_low: monitor.heapLow,
     console: state.console.slice(-4000),

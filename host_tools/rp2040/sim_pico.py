@@ -147,14 +147,14 @@ def node_modules():
 
 def symbol_args():
     """pico_sim.mjs's --uart-read and --gc-collect (the UART driver's read and the scheduler's
-    callback call; the port's collection), from firmware.json, or none when it lacks them (the bench
-    then leaves those figures out)."""
+    callback call; the port's collection) and --ppp-input (lwIP's input from the link), from
+    firmware.json, or none when it lacks them (the bench then leaves those figures out)."""
     names = shipped.BENCH_SYMBOLS
     found = shipped.symbols(BOARD)
     if len(found) < len(names):
         return []
     return ["--uart-read", "0x%x,0x%x" % (found[names[0]], found[names[1]]),
-            "--gc-collect", "0x%x" % found[names[2]]]
+            "--gc-collect", "0x%x" % found[names[2]], "--ppp-input", "0x%x" % found[names[3]]]
 
 
 def command(flash, port, echo=False, http_port=None, realtime=False):
