@@ -423,7 +423,11 @@ function lockLwipForInput(core) {
   core.checkForInterrupts = function () {
     if (!pppInput || !pppInput.at || !this.pendingPendSV) return check.call(this);
     this.pendingPendSV = false;
-    try { return check.call(this); } finally { this.pendingPendSV = true; pppInput.held = true; pppInput.holds++; }
+    try { return check.call(this); } finally {
+      this.pendingPendSV = true;
+      if (!pppInput.held) pppInput.holds++; // each PendSV held once, however often the core looks
+      pppInput.held = true;
+    }
   };
 }
 const uartReadPcs = opts.uartRead ? opts.uartRead.split(',').map((x) => Number(x) & ~1) : null;
