@@ -411,9 +411,9 @@ class Inside {
 // --ppp-input PC (<pppos_input>): lwIP's lock around the stand-in link's input. network.PPP's poll,
 // a scheduled callback in thread mode, hands the UART's bytes to pppos_input without the lock the
 // port's socket calls take (MICROPY_PY_LWIP_ENTER: PendSV held off), while lwIP's timers run at
-// PendSV (the port's network soft timer). A timer's TCP work landing in the middle of an input's
-// shares its lists: the box's lwIP then looped in tcp_rexmit_rto_prepare, or ran out of segments
-// for good, until the watchdog reset the chip. A board's radio hands lwIP its packets at PendSV
+// PendSV (the port's network soft timer). A timer's TCP work can land in the middle of an input's,
+// on the lists they share: on a busy host the box's lwIP looped in tcp_rexmit_rto_prepare until the
+// watchdog reset the chip. A board's radio hands lwIP its packets at PendSV
 // (cyw43_poll), never inside a timer's work; so while the core is inside pppos_input the emulator
 // holds PendSV pending, as the lock would, and lets it in when the input returns.
 const pppInputPc = opts.pppInput ? Number(opts.pppInput) & ~1 : null;

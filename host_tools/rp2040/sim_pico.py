@@ -149,12 +149,12 @@ def symbol_args():
     """pico_sim.mjs's --uart-read and --gc-collect (the UART driver's read and the scheduler's
     callback call; the port's collection) and --ppp-input (lwIP's input from the link), from
     firmware.json, or none when it lacks them (the bench then leaves those figures out)."""
-    names = shipped.BENCH_SYMBOLS
     found = shipped.symbols(BOARD)
-    if len(found) < len(names):
+    if any(name not in found for name in shipped.BENCH_SYMBOLS):
         return []
-    return ["--uart-read", "0x%x,0x%x" % (found[names[0]], found[names[1]]),
-            "--gc-collect", "0x%x" % found[names[2]], "--ppp-input", "0x%x" % found[names[3]]]
+    read, callback = found["mp_machine_uart_read"], found["mp_call_function_1_protected"]
+    return ["--uart-read", "0x%x,0x%x" % (read, callback),
+            "--gc-collect", "0x%x" % found["gc_collect"], "--ppp-input", "0x%x" % found["pppos_input"]]
 
 
 def command(flash, port, echo=False, http_port=None, realtime=False):
