@@ -47,6 +47,16 @@ def check_seat(state, seat, seated=True):
         raise NotNow("that player has left the game")
 
 
+def check_leaving(state, seat, at_least):
+    """Refuses dropping a seat that is not one of the game's, whose player has already left, or
+    whose leaving would seat fewer than `at_least` players: the table ends the game instead."""
+    check_seat(state, seat, False)
+    if not state["seated"][seat]:
+        raise NotNow("%s has already left" % state["names"][seat])
+    if sum(1 for s in state["seated"] if s) <= at_least:
+        raise NotNow("a game needs at least %d seated players: end the game instead" % at_least)
+
+
 def next_seated(state, seat):
     """The next seat clockwise after `seat` whose player is still seated (`seat` itself if none)."""
     count = len(state["names"])

@@ -420,13 +420,9 @@ def move(state, seat, name, args):
 
 def leave(state, seat):
     """A player leaves: the launches still to come this round, and every later round, skip them."""
-    _base.check_seat(state, seat, False)
-    if not state["seated"][seat]:
-        raise NotNow("that player has already left")
     if state["phase"] == PHASE_OVER:
         raise NotNow("the course is over")
-    if sum(1 for s in state["seated"] if s) <= MIN_PLAYERS:
-        raise NotNow("Paper Current needs at least 2 players: end the game instead")
+    _base.check_leaving(state, seat, MIN_PLAYERS)
     state["seated"][seat] = False
     if state["phase"] == PHASE_LAUNCH:
         done = state["launch"]

@@ -411,13 +411,9 @@ def leave(state, seat):
     away would also change, mid-game, what every other player's promotions are worth to whom. Their
     points already earned are public and never spent.
     """
-    _base.check_seat(state, seat, False)
     if is_over(state):
         raise NotNow("the game is over")
-    if not state["seated"][seat]:
-        raise NotNow("%s has already left" % state["names"][seat])
-    if sum(1 for s in state["seated"] if s) <= MIN_PLAYERS:
-        raise NotNow("a game needs at least 2 players: end the game instead")
+    _base.check_leaving(state, seat, MIN_PLAYERS)
     was_turn = current(state) == seat
     state["seated"][seat] = False
     state["log"].append(_pack(state, seat, LEFT))

@@ -290,11 +290,9 @@ def next_round(state):
 
 def leave(state, seat):
     """A player leaves: past scores stay; they no longer count for readiness or reveals."""
-    _base.check_seat(state, seat)
     if state["phase"] == PHASE_OVER:
         raise NotNow("the game is over")
-    if sum(1 for s in state["seated"] if s) <= MIN_PLAYERS:
-        raise NotNow("a game needs at least 2 seated players: end the game instead")
+    _base.check_leaving(state, seat, MIN_PLAYERS)
     state["seated"][seat] = False
     state["hidden"][seat] = None
     state["locked"][seat] = False

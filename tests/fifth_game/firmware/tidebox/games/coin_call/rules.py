@@ -96,13 +96,9 @@ def move(state, seat, name, args):
 
 def leave(state, seat):
     """The reader drops a player: they call no more, and keep the points they have."""
-    _base.check_seat(state, seat, False)
     if is_over(state):
         raise NotNow("the game is over")
-    if not state["seated"][seat]:
-        raise NotNow("%s has already left" % state["names"][seat])
-    if sum(1 for s in state["seated"] if s) <= MIN_PLAYERS:
-        raise NotNow("a game needs at least 2 players: end the game instead")
+    _base.check_leaving(state, seat, MIN_PLAYERS)
     state["seated"][seat] = False
     state["calls"][seat] = None
     return state
