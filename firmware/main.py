@@ -29,7 +29,7 @@ def make_qr_drawer(box, board):
     memory.let_go("codes_drawn")
     del join_qr
     gc.collect()
-    return QrImages(images).draw
+    return QrImages(images)
 
 
 async def main(board):

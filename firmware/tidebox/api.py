@@ -9,6 +9,7 @@
 #                      limited as firmware/www/README.md "Bad input" says (head 2 KB, body 512 bytes: 413)
 #   server.box         the Box, set by make_app
 #   server.page_url    where the captive portal sends a phone, set by make_app
+#   server.panel       the box's Panel (the table screen's copy of the OLED), or None, set by make_app
 #   server.seat_of(request)        the seat whose X-Seat-Token the request carries, or None
 #   server.page_stream(page_file)  what send_file reads the page from (the file itself will do)
 #   server.answer_polls(idle_response, view_response)  the state route's answers, for a server
@@ -26,6 +27,7 @@ from tidebox.errors import GameError
 from tidebox.memory import MOVES
 
 PAGE_FILE = "www/index.html.gz"
+TABLE_FILE = "www/table.html.gz"  # the table screen (host_tools/pagebuild.py), at /table
 PART_FILE = "www/%s.js.gz"  # a game's part of the page (host_tools/pagebuild.py), at /part/<game>.js
 JSON = "application/json"
 
@@ -137,9 +139,15 @@ ERRORS = ((400, bad_request), (404, not_found), (405, not_allowed), (413, too_la
 
 async def page(request):
     """GET /: the phones' page, one pre-gzipped file on flash."""
+    return html_file(request, PAGE_FILE)
+
+
+def html_file(request, path):
+    """A page of the box's (the phones' or the table screen's): one pre-gzipped file on flash, read
+    in pieces."""
     try:
-        page_file = open(PAGE_FILE, "rb")  # noqa: SIM115 - microdot closes it once sent
-        return Response.send_file(PAGE_FILE, content_type="text/html; charset=utf-8", compressed=True,
+        page_file = open(path, "rb")  # noqa: SIM115 - microdot closes it once sent
+        return Response.send_file(path, content_type="text/html; charset=utf-8", compressed=True,
                                   stream=request.app.page_stream(page_file))
     except OSError:
         return Response("<!doctype html><title>Tidebox</title><p>The page is missing from this box.",
@@ -177,6 +185,37 @@ def tonight(request):
         return Response("", 200, {"Content-Type": "application/x-ndjson"})
     return Response.send_file(path, content_type="application/x-ndjson",
                               stream=request.app.page_stream(lines))
+
+
+def games(request):
+    """GET /api/games: the games on this box, [[id, title], ...] in the game menu's order. Public.
+    Reached through captive_portal."""
+    return Response(json.dumps(GAMES), 200, {"Content-Type": JSON})
+
+
+def panel_copy(request):
+    """GET /api/panel?f=N: what the box's OLED shows, for the table screen's copy of it: 1,024 bytes,
+    8 rows of pixels to a byte (MONO_VLSB), the frame's number in X-Frame; 204 when frame N is
+    still the one shown. Public: the OLED is in everyone's view. Reached through captive_portal."""
+    panel = request.app.panel
+    if panel is None:
+        return error(404, "this box has no panel to show")
+    frame = str(panel.frames)
+    if request.args.get("f") == frame:
+        return Response("", 204, {"X-Frame": frame})
+    return Response(bytes(panel.pixels()), 200, {"Content-Type": "application/octet-stream", "X-Frame": frame})
+
+
+def join_codes(request):
+    """GET /api/codes: the join screen's two QR codes (the Wi-Fi network, then the page), each 64x64
+    pixels as the OLED draws them (512 bytes, MONO_VLSB), for the table screen at the join screen.
+    As public as the OLED that shows them; 404 once a game has let them go. Reached through
+    captive_portal."""
+    panel = request.app.panel
+    codes = panel and panel.qr_drawer
+    if not codes:
+        return error(404, "the join codes are shown only before a game")
+    return Response(codes.raw("wifi_qr") + codes.raw("page_qr"), 200, {"Content-Type": "application/octet-stream"})
 
 
 async def state(request):
@@ -262,6 +301,14 @@ async def captive_portal(request, path):
         return error(405, "that method is not allowed here: use POST")
     if path == "api/tonight":
         return tonight(request)
+    if path == "api/panel":
+        return panel_copy(request)
+    if path == "api/codes":
+        return join_codes(request)
+    if path == "api/games":
+        return games(request)
+    if path == "table":
+        return html_file(request, TABLE_FILE)
     if path.startswith("api/") or path.startswith("sim/"):
         return error(404, "no such address on the box")
     if path.startswith("part/"):  # a game's part of the page
@@ -280,6 +327,7 @@ def make_app(box, board, server=None):
     server.box = box
     server.shortages = box.shortages
     server.page_url = board.page_url()
+    server.panel = getattr(board, "panel", None)
     server.answer_polls(idle_response, view_response)
     server.after_request(close_connection)
     server.after_error_request(close_after_error)

@@ -14,14 +14,16 @@ _SCALE = const(2)  # version 3 (29 modules) at scale 2 is 58 px; 1 px per module
 
 def _render(text, ecl):
     code = qr.encode(text, ecl)
-    buf = framebuf.FrameBuffer(bytearray(_SIDE * _SIDE // 8), _SIDE, _SIDE, framebuf.MONO_VLSB)
+    pixels = bytearray(_SIDE * _SIDE // 8)
+    buf = framebuf.FrameBuffer(pixels, _SIDE, _SIDE, framebuf.MONO_VLSB)
     buf.fill(1)
     offset = (_SIDE - code.size * _SCALE) // 2
     qr.draw(buf, code, offset, offset, _SCALE, quiet=0)
-    return buf
+    return pixels
 
 
 def render(ssid, password, url):
-    """{"wifi_qr": image, "page_qr": image}: 64x64 frame buffers ready to blit on the join screen."""
+    """{"wifi_qr": pixels, "page_qr": pixels}: each a 64x64 image's 512 bytes (MONO_VLSB), ready for
+    a frame buffer to blit on the join screen (panel.py, QrImages)."""
     # Level L keeps the Wi-Fi text within version 3 (up to 53 bytes) even for a long SSID.
     return {"wifi_qr": _render(qr.wifi_text(ssid, password), "L"), "page_qr": _render(url, "M")}

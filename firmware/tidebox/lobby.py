@@ -123,9 +123,10 @@ class TonightGame(Screen):
 
 
 def join_views(panel):
-    """The join screen's pages, cycled with B: QR codes (when the board can draw them), text, players."""
+    """The join screen's pages, cycled with B: QR codes (when the board can draw them), text, players,
+    the table screen."""
     views = ["wifi_qr", "page_qr"] if panel.qr_drawer else []
-    return views + ["wifi_text", "players"]
+    return views + ["wifi_text", "players", "table"]
 
 
 def page_line(box):
@@ -136,6 +137,12 @@ def page_line(box):
         url = url[7:]
     url = url.rstrip("/")
     return "open " + url if len(url) <= draw.COLS - 5 else url
+
+
+def table_line(box):
+    """Where the table screen is: "192.168.4.1/table"."""
+    url = box.board.page_url()
+    return url[7:].rstrip("/") + "/table" if url.startswith("http://") else url.rstrip("/") + "/table"
 
 
 class Join(Screen):
@@ -149,7 +156,7 @@ class Join(Screen):
         views = join_views(self.panel)
         view = views[self.page % len(views)]
         if view in ("wifi_qr", "page_qr"):
-            self.panel.qr_drawer(fb, view)  # a QR code on the left 64x64
+            self.panel.qr_drawer.draw(fb, view)  # a QR code on the left 64x64
             x = 68
             fb.text("Wi-Fi" if view == "wifi_qr" else "Page", x, 0)
             fb.text("scan" if view == "wifi_qr" else "then", x, 8)
@@ -164,6 +171,9 @@ class Join(Screen):
         elif view == "wifi_text":
             draw.title(fb, "Join: %d of %d" % (len(names), box.rules.MAX_PLAYERS))
             draw.rows(fb, ["Wi-Fi:", " " + box.ssid(), "Password:", " " + box.password, page_line(box)])
+        elif view == "table":
+            draw.title(fb, "Big screen")
+            draw.rows(fb, ["A tablet or TV", "on the Wi-Fi", "can show the", "game: open", table_line(box)])
         else:
             draw.title(fb, "%d joined" % len(names))
             lines = []

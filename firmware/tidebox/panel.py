@@ -7,6 +7,7 @@
 # pushed on top and popped when done; `home()` rebuilds the stack for the box's phase. The
 # convention on every screen: A moves or opens the menu, B changes or steps, C goes on (confirm,
 # start, reveal, next). Each screen prints its own hints on the bottom line.
+import framebuf
 import gc
 import time
 
@@ -25,11 +26,17 @@ TONE_MS = const(300)
 class QrImages:
     """Draws the join screen's pre-rendered QR codes (see join_qr.py) at the left of the OLED."""
 
-    def __init__(self, images):
-        self.images = images
+    def __init__(self, pixels):
+        self.pixels = pixels  # {"wifi_qr": 512 bytes, "page_qr": ...}: the table screen's copy (api.py)
+        self.images = {}
+        for view in pixels:
+            self.images[view] = framebuf.FrameBuffer(pixels[view], 64, 64, framebuf.MONO_VLSB)
 
     def draw(self, fb, view):
         fb.blit(self.images[view], 0, 0)
+
+    def raw(self, view):
+        return self.pixels[view]
 
 
 class Panel:
@@ -52,7 +59,8 @@ class Panel:
         self.last_second = -1
         self.inverted = 0  # what the panel was last told, so invert() is sent only on a change
         self.presses = 0  # button events handled (the simulator's tests wait on this)
-        self.qr_drawer = None  # draw(fb, "wifi_qr" | "page_qr"), set when QR codes are available
+        self.frames = 0  # frames drawn: the table screen asks for the panel again when this moves
+        self.qr_drawer = None  # QrImages: the join screen's QR codes, set when they are available
         self.dirty = True
         self.wake = None  # the board's flag that wakes a resting panel loop (resting.py), if it has one
         # From a press until its screen is shown: [button, kind, screen, box.seq] (see press).
@@ -288,6 +296,12 @@ class Panel:
             return True
         return False
 
+    def pixels(self):
+        """What the OLED shows: its 1,024 bytes, 8 rows of pixels to a byte (MONO_VLSB), for the
+        table screen's copy (api.py). The Pi's driver keeps them as `buf`, MicroPython's as `buffer`."""
+        fb = self.fb
+        return fb.buf if hasattr(fb, "buf") else fb.buffer
+
     def stop_flash(self):
         """The countdown was extended or stopped: no more flashing."""
         self.expired_at = None
@@ -299,4 +313,5 @@ class Panel:
         self.fb.fill(0)
         self.top().draw(self.fb, now)
         self.fb.show()
+        self.frames += 1
         self.pressing[0] = None  # the press, if any, is done: its screen is shown

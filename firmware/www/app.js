@@ -5,148 +5,21 @@
 // Player text is always set as text, never as markup.
 (function () {
   'use strict';
-  function pts(n) { return n + (n === 1 ? ' point' : ' points'); }
-
+  var T = window.Tidebox; // kit.js: the request queue and the helpers both pages share
+  var api = T.api, el = T.el, fill = T.fill, setText = T.setText, show = T.show, $ = T.$;
+  var load = T.load, store = T.store, saveCsv = T.saveCsv, need = T.need, useStyle = T.useStyle;
   var TOKEN_KEY = 'tidebox.token';
   var POLL_MS = 1000; // about once a second while the page is visible
   var HIDDEN_MS = 5000; // a phone in a pocket asks less often
-  var TIMEOUT_MS = 6000; // a request the box never answers counts as an error
 
-  function $(id) { return document.getElementById(id); }
-  // Each game's part of the page registers here once it has come from the box (need, below).
-  var GAMES = {};
+  var GAMES = T.games; // each game's part registers here once it has come from the box (need, below)
 
-  // ---------------------------------------------------------------- storage
-  // localStorage keeps the seat across reloads, lost Wi-Fi and a locked screen. Where it is not
-  // available (some private modes), the seat lasts as long as the page.
-  // An address ending in ?phone=N (the simulator's links) makes this tab phone N, with keys of its
-  // own, so one browser can be several phones at a table. Only a label: a token is never in an address.
-  var PHONE = (/[?&]phone=(\d{1,2})(?:&|$)/.exec(location.search) || [])[1];
-  var mem = {};
-  function load(key) {
-    if (PHONE) key += '.' + PHONE;
-    try { return localStorage.getItem(key); } catch (e) { return key in mem ? mem[key] : null; }
-  }
-  function store(key, value) {
-    if (PHONE) key += '.' + PHONE;
-    if (value == null) delete mem[key]; else mem[key] = value;
-    try {
-      if (value == null) localStorage.removeItem(key); else localStorage.setItem(key, value);
-    } catch (e) { /* memory only */ }
-  }
-
-  // ---------------------------------------------------------------- DOM helpers
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text != null) e.textContent = String(text);
-    return e;
-  }
-  function fill(parent, kids) {
-    parent.textContent = '';
-    kids.forEach(function (k) { parent.appendChild(k); });
-  }
-  function show(id, on) { $(id).hidden = !on; }
-  function setText(id, text) {
-    var e = $(id);
-    text = text == null ? '' : String(text);
-    if (e.textContent !== text) e.textContent = text;
-  }
-  // A record table in a game's part: a head row, then rows whose first cell heads its row; in a box
-  // that scrolls sideways on a narrow phone.
-  function sheet(head, rows) {
-    var t = el('table', 'sheet qd'), tr = el('tr'), thead = el('thead'), body = el('tbody');
-    head.forEach(function (h) { tr.appendChild(el('th', null, h)); });
-    thead.appendChild(tr);
-    rows.forEach(function (row) {
-      var r = el('tr');
-      row.forEach(function (c, k) { r.appendChild(el(k ? 'td' : 'th', null, String(c))); });
-      body.appendChild(r);
-    });
-    fill(t, [thead, body]);
-    var wrap = el('div', 'scroll');
-    wrap.appendChild(t);
-    return wrap;
-  }
-  // The button that prints a game's record sheet (hidden on paper).
-  function printButton() {
-    var b = el('button', 'ghost noprint', 'Print record sheet');
-    b.type = 'button';
-    b.addEventListener('click', function () { window.print(); });
-    return b;
-  }
-
-  function list(names) {
-    if (names.length < 2) return names.join('');
-    return names.slice(0, -1).join(', ') + ' and ' + names[names.length - 1];
-  }
-
-  // ---------------------------------------------------------------- talking to the box
   var token = load(TOKEN_KEY);
+  T.seat = function () { return token; };
   var S = null; // the last full state
   var ver = null; // its version; null asks for a full state
-  var queue = [];
-  var busy = false;
 
-  // Every request goes through one queue: never two at once.
-  function api(method, path, body) {
-    return new Promise(function (resolve) {
-      queue.push([method, path, body, resolve]);
-      pump();
-    });
-  }
-  // A 503 is the box saying it did nothing and to try again (all five connections taken, or too
-  // little heap for now): the page asks again itself after a second, a few times, before the player
-  // is told.
-  var BUSY_TRIES = 3;
-  function pump() {
-    if (busy || !queue.length) return;
-    busy = true;
-    var job = queue.shift();
-    var tries = 1;
-    function done(r) {
-      if (r.status === 503 && tries < BUSY_TRIES) {
-        tries += 1;
-        setTimeout(function () { send(job[0], job[1], job[2]).then(done); }, 1000);
-        return;
-      }
-      busy = false;
-      job[3](r);
-      // The next request goes out after this answer's handlers have run (a join's token is then
-      // stored before the poll queued behind it is sent).
-      setTimeout(pump, 0);
-    }
-    send(job[0], job[1], job[2]).then(done);
-  }
-  // Resolves {status, data, text, token}; status 0 means the box could not be reached; data is the
-  // answer's JSON object ({} if it is none), text the answer as it came; token is the seat token the
-  // request was sent with.
-  function send(method, path, body) {
-    var sent = token;
-    var ctl = typeof AbortController === 'function' ? new AbortController() : null;
-    var timer = setTimeout(function () { if (ctl) ctl.abort(); }, TIMEOUT_MS);
-    var headers = {};
-    var opts = { method: method, headers: headers, cache: 'no-store' };
-    if (token) headers['X-Seat-Token'] = token;
-    if (ctl) opts.signal = ctl.signal;
-    if (body) {
-      headers['Content-Type'] = 'application/json';
-      opts.body = JSON.stringify(body);
-    }
-    return fetch(path, opts).then(function (res) {
-      return res.text().then(function (text) {
-        var data = null;
-        try { data = JSON.parse(text); } catch (e) { /* not JSON */ }
-        return { status: res.status, data: data && typeof data === 'object' ? data : {}, text: text };
-      });
-    }).catch(function () {
-      return { status: 0, data: {} };
-    }).then(function (r) {
-      clearTimeout(timer);
-      r.token = sent;
-      return r;
-    });
-  }
+  T.arrived = function () { if (S) render(); }; // a game's part came (or did not, and is asked again)
 
   var polling = false;
   var again = false;
@@ -240,45 +113,6 @@
       refresh();
       return r;
     });
-  }
-
-  // ---------------------------------------------------------------- the games' parts
-  // A game's part (its script, with its style inside) comes from the box once the reader has chosen
-  // the game: GET /part/<game>.js, through the same queue. It runs once and registers itself in
-  // GAMES; it calls Tidebox.style first, and the style of the game being played is the only one on.
-  var asked = {}; // game -> the part's request while it is on its way
-  var styles = {}; // game -> its CSS
-  var styled = null; // the game whose CSS is on
-  var RETRY_MS = 3000; // a part that did not come is asked for again
-  function need(kind) {
-    if (GAMES[kind]) return Promise.resolve(GAMES[kind]);
-    if (!asked[kind]) {
-      asked[kind] = api('GET', '/part/' + encodeURIComponent(kind) + '.js').then(function (r) {
-        delete asked[kind];
-        if (r.status === 200 && !GAMES[kind]) {
-          var code = document.createElement('script');
-          code.textContent = r.text; // the box's own file, as the page itself
-          document.head.appendChild(code);
-          document.head.removeChild(code);
-        }
-        if (!GAMES[kind]) setTimeout(function () { if (S) render(); }, RETRY_MS);
-        else if (S) render();
-        return GAMES[kind] || null;
-      });
-    }
-    return asked[kind];
-  }
-  function style(kind, css) { styles[kind] = css; }
-  function useStyle(kind) {
-    if (kind === styled) return;
-    styled = kind;
-    var e = $('partStyle');
-    if (!e) {
-      e = el('style');
-      e.id = 'partStyle';
-      document.head.appendChild(e); // after the shared style: the game's rules follow it
-    }
-    e.textContent = styles[kind] || '';
   }
 
   // ---------------------------------------------------------------- joining
@@ -428,43 +262,18 @@
     api('GET', '/api/tonight').then(function (r) {
       if (r.status === 0) nightAsked = false; // the box did not answer: asked again at the next view
       if (r.status !== 200) return;
-      night = (r.text || '').split('\n').map(function (line) {
-        try { return JSON.parse(line); } catch (e) { return null; }
-      }).filter(function (g) { return g && g.names && g.points; });
+      night = T.nightOf(r.text);
       renderTonight();
-    });
-  }
-  function names(list) {
-    return list.length < 3 ? list.join(' and ') : list.slice(0, -1).join(', ') + ' and ' + list[list.length - 1];
-  }
-  function outcome(g) {
-    if (g.ended) return 'ended early';
-    var won = (g.winners || []).map(function (i) { return g.names[i]; });
-    if (!won.length) return 'nobody won';
-    if (won.length === g.names.length && won.length > 1) return 'everyone won';
-    return names(won) + (won.length === 1 ? ' won' : ' tied');
-  }
-  function byPoints(g) {
-    return g.names.map(function (n, i) { return i; }).sort(function (a, b) {
-      return g.points[b] - g.points[a] || a - b;
     });
   }
   function renderTonight() {
     show('tonight', night.length > 0);
-    fill($('tonightList'), night.map(function (g) {
-      var li = el('li');
-      li.appendChild(el('strong', null, g.title || g.game));
-      li.appendChild(el('span', null, ': ' + outcome(g) + '. '));
-      li.appendChild(el('span', 'small', byPoints(g).map(function (i) {
-        return g.names[i] + ' ' + g.points[i];
-      }).join(' \u00b7 ')));
-      return li;
-    }));
+    fill($('tonightList'), night.map(T.nightItem));
   }
   $('tonightCsv').addEventListener('click', function () {
     var rows = [['Game', 'Title', 'Ended early', 'Player', 'Points', 'Won']];
     night.forEach(function (g, k) {
-      byPoints(g).forEach(function (i) {
+      T.byPoints(g).forEach(function (i) {
         rows.push([k + 1, g.title || g.game, g.ended ? 'yes' : 'no', g.names[i], g.points[i],
           (g.winners || []).indexOf(i) >= 0 ? 'yes' : 'no']);
       });
@@ -472,25 +281,6 @@
     saveCsv('tidebox-tonight.csv', rows);
   });
 
-  // A table saved as a CSV file: the night's scores, a game's record sheet. Safari asks "Download?"
-  // first: the file's address lives until the next save, not a second.
-  var csvUrl = '';
-  function saveCsv(file, rows) {
-    var text = rows.map(function (row) {
-      return row.map(function (c) {
-        c = String(c);
-        return /[",\r\n]/.test(c) ? '"' + c.replace(/"/g, '""') + '"' : c;
-      }).join(',');
-    }).join('\r\n') + '\r\n';
-    var a = el('a');
-    if (csvUrl) URL.revokeObjectURL(csvUrl);
-    a.href = csvUrl = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
-    a.download = file;
-    if (!('download' in a)) a.target = '_blank'; // an older Safari shows the text instead
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-  }
 
   function renderLobby(s, part) {
     // a game's part forgets what it kept for a game that is over (its `lobby`, if it has one)
@@ -512,14 +302,7 @@
   }
 
   poll();
-  // What a game's part of the page may use: one request at a time through the same queue, its moves
-  // with their one wording, the helpers that only ever set text (never markup), a way to ask for the
-  // whole state again, the words for a failed request, and storage that survives a reload (memory
-  // only where it cannot). `need(game)` fetches a game's part (a promise of it); `style` is how a
-  // part hands over its CSS.
-  window.Tidebox = {
-    games: GAMES, api: api, move: move, refresh: refresh, el: el, fill: fill, setText: setText,
-    show: show, pts: pts, list: list, sheet: sheet, printButton: printButton, $: $, failure: failure,
-    load: load, store: store, need: need, style: style, saveCsv: saveCsv
-  };
+  // What a game's part may use besides kit.js's: its moves with their one wording, a way to ask for
+  // the whole state again, the words for a failed request.
+  T.move = move; T.refresh = refresh; T.failure = failure;
 })();

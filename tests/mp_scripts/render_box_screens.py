@@ -25,7 +25,7 @@ reader = Panel(box, board.display, None)
 try:
     from tidebox import join_qr
 
-    reader.qr_drawer = QrImages(join_qr.render(box.ssid(), box.password, "http://192.168.4.1/")).draw
+    reader.qr_drawer = QrImages(join_qr.render(box.ssid(), box.password, "http://192.168.4.1/"))
 except ImportError:
     pass
 frames = {}
