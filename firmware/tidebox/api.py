@@ -30,6 +30,7 @@ PAGE_FILE = "www/index.html.gz"
 TABLE_FILE = "www/table.html.gz"  # the table screen (host_tools/pagebuild.py), at /table
 PART_FILE = "www/%s.js.gz"  # a game's part of the page (host_tools/pagebuild.py), at /part/<game>.js
 JSON = "application/json"
+BYTES = "application/octet-stream"
 
 
 def error(status, message):
@@ -203,7 +204,7 @@ def panel_copy(request):
     frame = str(panel.frames)
     if request.args.get("f") == frame:
         return Response("", 204, {"X-Frame": frame})
-    return Response(bytes(panel.pixels()), 200, {"Content-Type": "application/octet-stream", "X-Frame": frame})
+    return Response(bytes(panel.pixels()), 200, {"Content-Type": BYTES, "X-Frame": frame})
 
 
 def join_codes(request):
@@ -215,7 +216,7 @@ def join_codes(request):
     codes = panel and panel.qr_drawer
     if not codes:
         return error(404, "the join codes are shown only before a game")
-    return Response(codes.raw("wifi_qr") + codes.raw("page_qr"), 200, {"Content-Type": "application/octet-stream"})
+    return Response(codes.raw("wifi_qr") + codes.raw("page_qr"), 200, {"Content-Type": BYTES})
 
 
 async def state(request):
