@@ -16,7 +16,8 @@ from micropython_runner import MP_SCRIPTS
 
 FAKES = MP_SCRIPTS / "fakes_pico"
 # the settings, the page and every registered game's part of it
-ASSETS = {bundle.SETTINGS_NAME, bundle.PAGE_NAME} | {"www/%s.js.gz" % g for g in build.game_ids()}
+ASSETS = ({bundle.SETTINGS_NAME, bundle.PAGE_NAME, "www/table.html.gz"}
+          | {"www/%s.js.gz" % g for g in build.game_ids()})
 
 
 def compiled_board(name):
@@ -102,7 +103,7 @@ def test_every_registered_game_has_its_part_of_the_page(built):
         script = gzip.decompress((out / "www" / (game + ".js.gz")).read_bytes()).decode()
         assert script.startswith('Tidebox.style("%s", ' % game), game
     assert sorted(f for f in bundle.tree_files(out) if f.startswith("www/")) == sorted(
-        ["www/index.html.gz"] + ["www/%s.js.gz" % g for g in build.game_ids()])
+        ["www/index.html.gz", "www/table.html.gz"] + ["www/%s.js.gz" % g for g in build.game_ids()])
 
 
 def test_sizes_are_reported(built):
@@ -307,7 +308,7 @@ def test_a_firmware_module_nothing_imports_fails_the_build(tmp_path, monkeypatch
     info = bundle.build_bundle(tmp_path / "bundle")
     assert sorted(info["files"]) == ["board.mpy", "main.py", "pico_common.mpy", "settings.json",
                                      "tidebox/__init__.mpy", "tidebox/box.mpy", "tidebox/buttons.mpy",
-                                     "tidebox/gate.mpy", "www/index.html.gz"]
+                                     "tidebox/gate.mpy", "www/index.html.gz", "www/table.html.gz"]
 
 
 def test_a_game_package_left_out_of_games_is_not_on_the_board(tmp_path, monkeypatch):
@@ -330,7 +331,7 @@ def test_a_game_package_left_out_of_games_is_not_on_the_board(tmp_path, monkeypa
     games = sorted(f for f in info["files"] if "games" in f or f.startswith("www/"))
     assert games == ["tidebox/games/__init__.mpy", "tidebox/games/quiet_dividend/__init__.mpy",
                      "tidebox/games/quiet_dividend/rules.mpy", "www/index.html.gz",
-                     "www/quiet_dividend.js.gz"]
+                     "www/quiet_dividend.js.gz", "www/table.html.gz"]
     assert info["games"] == ["quiet_dividend"] and info["left_out_games"] == ["draft"]
     assert "not on the board, as GAMES does not list them: draft" in bundle.report(info, tmp_path / "bundle")
 

@@ -110,7 +110,8 @@ def test_the_bench_and_the_evenings_find_its_driver_and_its_chip_player(house):
 def test_the_page_build_makes_its_part(house, tmp_path):
     sizes = pagebuild.build_all(tmp_path, firmware=house / "firmware")
     part = pagebuild.PART_NAME % GAME
-    assert sorted(sizes) == sorted([pagebuild.OUT_NAME] + [pagebuild.PART_NAME % g for g in build.game_ids()]
+    assert sorted(sizes) == sorted([pagebuild.OUT_NAME, pagebuild.TABLE_NAME]
+                                   + [pagebuild.PART_NAME % g for g in build.game_ids()]
                                    + [part])
     assert sizes[part] <= pagebuild.PART_BUDGET
     script = gzip.decompress((tmp_path / part).read_bytes()).decode()

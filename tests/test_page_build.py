@@ -22,7 +22,7 @@ GAMES = build.game_ids()
 
 def test_the_shared_page_and_every_part_fit_their_budgets(tmp_path):
     sizes = pagebuild.build_all(tmp_path)
-    assert set(sizes) == {pagebuild.OUT_NAME} | {pagebuild.PART_NAME % g for g in GAMES}
+    assert set(sizes) == {pagebuild.OUT_NAME, pagebuild.TABLE_NAME} | {pagebuild.PART_NAME % g for g in GAMES}
     for name, size in sizes.items():
         assert size == (tmp_path / name).stat().st_size
     assert sizes[pagebuild.OUT_NAME] <= pagebuild.PAGE_BUDGET, "the shared page is %d bytes gzipped" % sizes[
@@ -30,6 +30,8 @@ def test_the_shared_page_and_every_part_fit_their_budgets(tmp_path):
     for game in GAMES:
         size = sizes[pagebuild.PART_NAME % game]
         assert size <= pagebuild.PART_BUDGET, "%s's part is %d bytes gzipped" % (game, size)
+    table = sizes[pagebuild.TABLE_NAME]
+    assert table <= pagebuild.PAGE_BUDGET, "the table screen is %d bytes gzipped" % table
     assert pagebuild.over_budget(sizes) == []
     assert pagebuild.over_budget({"x.js.gz": pagebuild.PART_BUDGET + 1}) != []
     assert pagebuild.build_page(tmp_path) == sizes[pagebuild.OUT_NAME]
@@ -39,19 +41,21 @@ def test_gz_is_reproducible_and_holds_the_whole_page(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     pagebuild.build_all(a)
     pagebuild.build_all(b)
-    for name in [pagebuild.OUT_NAME] + [pagebuild.PART_NAME % g for g in GAMES]:
+    for name in [pagebuild.OUT_NAME, pagebuild.TABLE_NAME] + [pagebuild.PART_NAME % g for g in GAMES]:
         data = (a / name).read_bytes()
         assert data == (b / name).read_bytes(), name
         assert data[4:8] == b"\0\0\0\0", "gzip mtime must be 0"
-    html = gzip.decompress((a / pagebuild.OUT_NAME).read_bytes()).decode("utf-8")
-    assert html == pagebuild.build_html()
-    assert html.startswith("<!doctype html>")
-    assert "<style>" in html and "<script>" in html
-    # nothing is fetched from anywhere: no linked files, no other hosts
-    for link in re.findall(r"""(?:src|href|action)=["']?([^"' >]*)""", html):
-        assert link.startswith("data:"), link
-    assert "http://" not in html and "https://" not in html
-    assert "@import" not in html and "url(" not in html
+    for name, page in ((pagebuild.OUT_NAME, "index.html"), (pagebuild.TABLE_NAME, "table.html")):
+        html = gzip.decompress((a / name).read_bytes()).decode("utf-8")
+        assert html == pagebuild.build_html(page)
+        assert html.startswith("<!doctype html>")
+        assert "<style>" in html and "<script>" in html
+        # nothing is fetched from anywhere: no linked files, no other hosts; the one link is the
+        # phones' page's to the table screen, on the same box
+        for link in re.findall(r"""(?:src|href|action)=["']?([^"' >]*)""", html):
+            assert link.startswith("data:") or link == "/table", link
+        assert "http://" not in html and "https://" not in html
+        assert "@import" not in html and "url(" not in html
 
 
 def test_the_shared_page_holds_no_game(tmp_path):
@@ -99,8 +103,9 @@ def test_a_game_left_out_of_games_is_in_no_file_and_its_old_part_goes(tmp_path):
     out.mkdir()
     (out / "paper_current.js.gz").write_bytes(b"an earlier build's part")
     sizes = pagebuild.build_all(out, firmware=fw)
-    assert sorted(sizes) == [pagebuild.OUT_NAME, "quiet_dividend.js.gz"]
-    assert sorted(p.name for p in out.iterdir()) == [pagebuild.OUT_NAME, "quiet_dividend.js.gz"]
+    files = [pagebuild.OUT_NAME, "quiet_dividend.js.gz", pagebuild.TABLE_NAME]
+    assert sorted(sizes) == files
+    assert sorted(p.name for p in out.iterdir()) == files
     assert build.left_out_games(fw) == ["paper_current"]
     every = b"".join(gzip.decompress(p.read_bytes()) for p in out.iterdir())
     assert b"paper_current" not in every and b"pc-boat" not in every

@@ -87,7 +87,8 @@ def test_image_holds_every_mpy_of_the_bundle_and_nothing_else(real_bundle):
     assert sorted(files) == sorted(mpy)
     for rel, data in mpy.items():
         assert files[rel] == data, rel
-    page = {"www/index.html.gz"} | {"www/%s.js.gz" % g for g in build.game_ids()}  # and the games' parts
+    # the pages and the games' parts
+    page = {"www/index.html.gz", "www/table.html.gz"} | {"www/%s.js.gz" % g for g in build.game_ids()}
     assert not {"main.py", "settings.json"} & set(files) and not page & set(files)
     # Every file the bundle has is either in the image or one of those that stay on the littlefs.
     on_lfs = set(bundle.tree_files(real_bundle)) - set(files)

@@ -201,10 +201,7 @@
     var kind = s.box === 'choose' ? null : s.kind;
     var part = kind && GAMES[kind] || null;
     if (kind && !part) need(kind);
-    if (part && kind !== styled) {
-      fill($('other'), []);
-      useStyle(kind);
-    }
+    if (part && useStyle(kind)) fill($('other'), []);
     setText('me', s.you ? 'You: ' + s.you.name : '');
     if (s.you) $('newName').placeholder = s.you.name;
     setText('brand', part ? part.title : 'Tidebox');

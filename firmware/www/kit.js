@@ -230,7 +230,7 @@
   }
   function style(kind, css) { styles[kind] = css; }
   function useStyle(kind) {
-    if (kind === styled) return;
+    if (kind === styled) return false;
     styled = kind;
     var e = $('partStyle');
     if (!e) {
@@ -239,6 +239,7 @@
       document.head.appendChild(e); // after the shared style: the game's rules follow it
     }
     e.textContent = styles[kind] || '';
+    return true;
   }
  // each game's part of the page registers here once it has come from the box
   T.api = api; T.el = el; T.fill = fill; T.setText = setText; T.show = show; T.pts = pts;
