@@ -333,8 +333,9 @@ new Function(fs.readFileSync(0, 'utf8'))();
 const out = {};
 for (const k of Object.keys(games)) {
   const g = games[k];
-  out[k] = {title: typeof g.title === 'string' ? g.title : null, render: typeof g.render,
-            how: Array.isArray(g.how) ? 'list' : typeof g.how};
+  out[k] = {};
+  for (const name of Object.keys(g)) out[k][name] = Array.isArray(g[name]) ? 'list' : typeof g[name];
+  out[k].title = typeof g.title === 'string' ? g.title : null;
 }
 console.log(JSON.stringify({games: out, styles: calls}));
 process.exit(0);  // a timer the part started does not keep Node running
@@ -352,8 +353,14 @@ def test_the_page_builds_and_the_part_registers_the_game(built, game):
     assert proc.returncode == 0, proc.stderr[-2000:]
     got = json.loads(proc.stdout)
     assert list(got["games"]) == [game]  # exactly this game, under its id
-    assert got["games"][game]["title"] and got["games"][game]["render"] == "function"
-    assert got["games"][game]["how"] in ("list", "function")
+    registered = got["games"][game]
+    required, optional = games.CONTRACT["page"]
+    assert registered["title"] and registered["render"] == "function"
+    assert registered["how"] in ("list", "function")
+    assert set(required) <= set(registered), set(required) - set(registered)
+    # an optional name the part gives is a function
+    for name, _default in optional:
+        assert registered.get(name, "function") == "function", (name, registered[name])
     assert [g for g, _size in got["styles"]] == [game]
 
 

@@ -48,6 +48,11 @@ def title(game_id):
 #                  changes (a rival to act): without it, a game with a tick always may, and the
 #                  panel loop never rests while it is played (running.py, resting.at_rest)
 #   kept           the flow's screens' shared state that the panel keeps between screens (None: none)
+# and what a game's part of the page (page.js) registers in Tidebox.games, for the phones and the
+# table screen (the box only serves the part; tests/test_game_contract.py reads this):
+#   lobby          lobby(): forget what the part kept for a game that is over
+#   table          table(view, root): the game on the table screen (/table), from the view of a phone
+#                  that has not joined; without it the table screen shows the names and the panel
 CONTRACT = {
     "rules": (("GAME_ID", "TITLE", "SHORT", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "MOVES", "new_game",
                "move", "to_act", "legal_moves", "public_view", "private_view", "is_over", "standings",
@@ -56,6 +61,7 @@ CONTRACT = {
                ("VIEW_ROOM", 512))),
     "flow": (("home", "progress", "menu_items"),
              (("tick", None), ("acting", None), ("kept", None))),
+    "page": (("title", "render", "how"), (("lobby", None), ("table", None))),
 }
 
 
