@@ -34,7 +34,8 @@
     api('GET', '/api/state' + (S && ver != null ? '?v=' + ver : '')).then(function (r) {
       var d = r.data;
       if (r.status === 200 && typeof d.v === 'number') {
-        if (fails) codesShown = false; // after a restart or a power cut the box's codes are asked again
+        if (fails) codesShown = false; // after a restart or a power cut: the codes and the panel again
+        if (fails) frame = null;
         fails = 0;
         offline(false);
         if ('box' in d) {

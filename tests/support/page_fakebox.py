@@ -47,6 +47,7 @@ if "micropython" not in sys.modules:
     sys.modules["micropython"].const = lambda value: value
 
 import pagebuild  # noqa: E402
+from axe_audit import audit  # noqa: E402
 from microdot import Response  # noqa: E402
 from tidebox import api, memory  # noqa: E402
 from tidebox import timer as box_timer  # noqa: E402
@@ -479,6 +480,8 @@ def nudge(page):
 
 
 def screenshot(page, name):
+    """A screenshot of the page in build/screens/, and an accessibility audit of it as it stands."""
+    audit(page, name)
     SCREENS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENS / (name + ".png")), full_page=True)
 

@@ -24,6 +24,7 @@ import csv
 import io
 import re
 
+from axe_audit import audit
 from phone_flow import (
     ARTIFACTS, CROSSING, ISLANDS, SHORT, expect_locked, expect_placed, expect_reveal, expect_reveal_step,
     expect_round, expected_reveal, expected_sheet, join, lock, place_by_typing, place_with_buttons,
@@ -90,6 +91,7 @@ def step(phone, name, controls=()):
     else:
         assert all(label for _role, label in seen), "%s: a control without a name: %r" % (name, seen)
         assert seen[:len(controls)] == list(controls), (name, seen)
+    audit(phone, "%s on %s" % (name, phone.engine))
     path = ARTIFACTS / phone.engine / ("%s.png" % name)
     phone.screenshot(path)
     with Image.open(path) as image:
