@@ -6,7 +6,8 @@ requests, the idle poll, and how soon eight phones in headless Chromium show a r
 Figures:
   page_gzip_bytes            the shared page every phone downloads (build/sim/www/index.html.gz)
   page_part_gzip_bytes_<game>  each game's part, which a phone downloads once that game is chosen
-                             (build/sim/www/<game>.js.gz)
+                             (build/sim/www/<game>.js.gz); the table screen downloads it too
+  table_page_gzip_bytes      the table screen (/table: build/sim/www/table.html.gz)
   page_requests              requests one phone makes to load the page and join (until its lobby shows;
                              the chosen game's part among them)
   idle_poll_bytes            the whole answer (status line, headers, body) to `GET /api/state?v=<current>`
@@ -123,6 +124,7 @@ def run():
     yield "page_gzip_bytes", (tree / "www" / "index.html.gz").stat().st_size, "bytes"
     for game in build.game_ids():
         yield "page_part_gzip_bytes_" + game, (tree / "www" / (game + ".js.gz")).stat().st_size, "bytes"
+    yield "table_page_gzip_bytes", (tree / "www" / "table.html.gz").stat().st_size, "bytes"
     if not Path(CHROMIUM).exists():
         raise RuntimeError("Debian chromium is not installed: no browser figures")
     from playwright.sync_api import sync_playwright

@@ -41,7 +41,13 @@ the game menu's presses (a frame each) and the save; the longest stretch with a 
 (a press's own) is printed apart. The heap: the GC's allocation table read every
 2 ms of chip time, its free bytes (as gc.mem_free() says, garbage not yet collected counted as
 used) and largest free run at their lowest, from the game menu through Token Tide's first round
-with the phones. Then Pearl Reach on a fresh chip (--pearl-reach-s wall seconds): one phone placing
+with the phones.
+Then what a table screen (/table) costs the box (--no-table-screen leaves it out): the same round on
+two fresh chips, Token Tide's join screen with the phones polling, then every phone locks in and the
+reader reveals, once with the phones alone and once with a table screen beside them (its seatless
+view and the panel's copy once a chip second, as table.js asks): the core's busy share at the join
+screen, the reveal press until every phone and the table screen have it, and the heap's low-water of
+each. Then Pearl Reach on a fresh chip (--pearl-reach-s wall seconds): one phone placing
 on a free cell when its turn comes and the setup's default rival (sharp, 2 s a move); a rival's
 move is two passes of the panel loop, its choice's and then its move's (a busy stretch with a save
 to flash outside the phone's own move requests: its moves, the save and the redraw, and a phone's
@@ -68,6 +74,7 @@ phone and the default rival), each checked against what its rules say.
 """
 
 import argparse
+import http.client
 import shutil
 import sys
 import threading
@@ -104,9 +111,11 @@ class Phones:
     clock thread reads the emulator's status every 50 ms of wall time: the chip's time, and
     phones_ppp's records of connections (by the phone's port), kept here before they scroll away."""
 
-    def __init__(self, emu, n):
+    def __init__(self, emu, n, table=False):
         self.emu = emu
         self.n = n
+        self.table = table  # and a table screen (/table): its view and the panel's copy, once a chip second
+        self.frame = None
         self.status = emu.status()
         self.records = {}
         self.polls = []  # (port, view) of every poll answered
@@ -142,8 +151,11 @@ class Phones:
     def start_polling(self):
         self.polling = True
         start = self.chip_ms()
-        for i in range(self.n):
-            t = threading.Thread(target=self.poll, args=(i, start + 1000 * i / self.n), daemon=True)
+        if self.table:
+            self.tokens.append(None)  # the table screen takes no seat
+            self.versions.append(-1)
+        for i in range(len(self.tokens)):
+            t = threading.Thread(target=self.poll, args=(i, start + 1000 * i / len(self.tokens)), daemon=True)
             t.start()
             self.threads.append(t)
 
@@ -165,7 +177,27 @@ class Phones:
                 self.polls.append((port, i, view))
             else:
                 self.errors.append("%s %s" % (code, view))
+            if self.tokens[i] is None:
+                self.panel()
             due += 1000
+
+    def panel(self):
+        """The table screen's copy of the panel, as table.js asks for it: the frame it has, and the
+        bytes only when the panel has drawn another."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.emu.http_port, timeout=60)
+        try:
+            conn.request("GET", "/api/panel" + ("" if self.frame is None else "?f=" + self.frame),
+                         headers={"Connection": "close"})
+            r = conn.getresponse()
+            body = r.read()
+            if r.status == 200 and len(body) == 1024:
+                self.frame = r.getheader("X-Frame")
+            elif r.status != 204:
+                self.errors.append("panel %s %r" % (r.status, body[:80]))
+        except OSError as e:
+            self.errors.append("panel " + repr(e))
+        finally:
+            conn.close()
 
     def latency(self, record):
         """Chip ms from the phone's connection (its SYN leaves for the chip at once) to the box's close:
@@ -178,6 +210,21 @@ class Phones:
         self.stopping = True
         for t in self.threads:
             t.join(70)
+
+
+def reveal_reached(phones, pressed_ms):
+    """{phone: chip ms from the reveal press until its poll that brought the reveal closed}, for
+    every poller (a table screen's too), or as many as had it within two minutes of wall time."""
+    deadline = time.monotonic() + 120
+    got = {}
+    while len(got) < len(phones.tokens) and time.monotonic() < deadline:
+        for port, i, view in list(phones.polls):
+            if i not in got and view.get("shown", {}).get("reveal"):
+                r = phones.records.get(port)
+                if r and r["closed_ms"] is not None and r["closed_ms"] > pressed_ms:
+                    got[i] = r["closed_ms"] - pressed_ms
+        time.sleep(0.2)
+    return got
 
 
 def percentile(xs, p):
@@ -363,6 +410,70 @@ def whole_game(flash_out, play, phones_n, rows):
                                  time.monotonic() - wall0, len(phones.errors))))
     finally:
         emu.stop()
+
+
+def table_round(flash_out, phones_n, poll_s, table):
+    """A fresh chip at Token Tide's join screen with `phones_n` phones polling once a chip second,
+    and with `table` a table screen as well: the core's busy share over `poll_s` idle chip seconds;
+    every phone locks in, the reader reveals; from the press until every phone (and the table screen)
+    has the reveal; the heap from the join screen through the reveal. Returns (busy share, {poller:
+    ms}, the emulator's last status)."""
+    flash = sim_pico.prepare(flash_out, fresh=True)
+    emu = sim_pico.Emulator(flash, flash_out / "pico-sim.log", realtime=True)
+    try:
+        wait(emu, lambda s: "tidebox: pico_w on port" in s["console"], "the box's start")
+        settled(emu)
+        press_and_wait(emu, "C", "Token Tide's join screen")  # the menu's first game
+        emu._call("/monitor", {})  # the heap from here
+        phones = Phones(emu, phones_n, table=table)
+        try:
+            phones.join()
+            phones.start_polling()
+            time.sleep(3)  # the first polls (whole views) are not the idle ones
+            c0, b0 = phones.chip_ms(), phones.status
+            while phones.chip_ms() < c0 + 1000 * poll_s:
+                time.sleep(0.2)
+            b1 = phones.status
+            busy = (b1["busy_ms"] - b0["busy_ms"]) / max(1, b1["uptime_ms"] - b0["uptime_ms"])
+            press_and_wait(emu, "C", "the setup screen")
+            press_and_wait(emu, "C", "the tide card")
+            for i, token in enumerate(phones.tokens[:phones_n]):
+                code, answer, _ = emu.phone("POST", "/api/move", {"move": "allocate", "args": {
+                    "allocation": [3, 2, 2], "ready": True}}, token=token)
+                if code != 200:
+                    raise SystemExit("bench-pico: phone %d's allocation: %s %s" % (i + 1, code, answer))
+            press_and_wait(emu, "C", "the allocation screen")
+            time.sleep(2)
+            emu.press("C", 120)
+            pressed = emu.status()
+            if pressed["boots"] != 1:
+                raise SystemExit("bench-pico: the chip restarted: %s" % pressed["resets"])
+            got = reveal_reached(phones, pressed["last_press"]["at_ms"])
+        finally:
+            phones.stop()
+        if phones.errors:
+            print("# phones' errors%s: %d, e.g. %s" % (" (with a table screen)" if table else "",
+                                                      len(phones.errors), phones.errors[:3]))
+        return busy, got, emu.status()
+    finally:
+        emu.stop()
+
+
+def table_screen(flash_out, args, rows):
+    """What a table screen costs the box: the same round on two fresh chips, without and with one."""
+    alone = table_round(flash_out / "phones", args.phones, args.poll_s, False)
+    both = table_round(flash_out / "table", args.phones, args.poll_s, True)
+    rows.append(("core busy with %d phones idle at the join screen: alone / with a table screen (its view "
+                 "and the panel's copy once a chip second)" % args.phones,
+                 "%.1f %% / %.1f %%" % (100 * alone[0], 100 * both[0]), "-"))
+    everyone = args.phones + 1
+    rows.append(("reveal press until every phone and the table screen have it (%d phones)" % args.phones,
+                 "%.0f ms (the table screen %.0f ms)" % (max(both[1].values()), both[1].get(args.phones, -1))
+                 if len(both[1]) == everyone else "only %d of %d got it" % (len(both[1]), everyone),
+                 "<= 1.2 s"))
+    for label, run in (("alone", alone), ("with a table screen", both)):
+        rows.append(heap_row(run[2], "  heap low-water / smallest largest free block, the join screen "
+                             "through the reveal, %d phones %s" % (args.phones, label)))
 
 
 # ---------------------------------------------------------------- the phones' pages (--browser)
@@ -765,6 +876,8 @@ def main(argv=None):
     parser.add_argument("--poll-s", type=int, default=20, help="chip seconds of idle polling measured")
     parser.add_argument("--pearl-reach-s", type=int, default=240,
                         help="wall seconds of Pearl Reach with a rival (0: none)")
+    parser.add_argument("--no-table-screen", dest="table_screen", action="store_false",
+                        help="leave out what a table screen costs (two more chips: without and with one)")
     parser.add_argument("--no-whole-games", dest="whole_games", action="store_false",
                         help="leave out the whole games of The Quiet Dividend and Paper Current")
     parser.add_argument("--browser", action="store_true",
@@ -926,15 +1039,7 @@ def bench(args):
             pressed_ms = pressed["last_press"]["at_ms"]
             if pressed["boots"] != 1:
                 raise SystemExit("bench-pico: the chip restarted during the bench: %s" % pressed["resets"])
-            deadline = time.monotonic() + 120
-            got = {}
-            while len(got) < args.phones and time.monotonic() < deadline:
-                for port, i, view in list(phones.polls):
-                    if i not in got and view.get("shown", {}).get("reveal"):
-                        r = phones.records.get(port)
-                        if r and r["closed_ms"] is not None and r["closed_ms"] > pressed_ms:
-                            got[i] = r["closed_ms"] - pressed_ms
-                time.sleep(0.2)
+            got = reveal_reached(phones, pressed_ms)
             rows.append(("reveal press until every phone has it, %d phones polling once a chip second"
                          % args.phones,
                          "%.0f ms (first phone %.0f ms)" % (max(got.values()), min(got.values()))
@@ -947,6 +1052,8 @@ def bench(args):
                              "through Token Tide's first round with %d phones" % args.phones))
     finally:
         emu.stop()
+    if args.table_screen:
+        table_screen(OUT / "table-screen", args, rows)
     if args.pearl_reach_s:
         pearl_reach(OUT / "pearl-reach", args.pearl_reach_s, rows)
     if args.whole_games:
