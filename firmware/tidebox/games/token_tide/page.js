@@ -404,22 +404,32 @@
 
   // ---------------------------------------------------------------- the countdown
   // Computed here from left_ms at the moment the state arrived; it paces, it never forces.
-  function tick() {
-    if (!node) return;
-    var t = S && S.timer;
-    var g = S && S.game;
-    var on = !!(t && t.on && g && g.phase === 'allocate');
-    show('timerBox', on);
-    if (!on) return;
-    var left = t.left_ms - (t.running ? Date.now() - arrived : 0);
+  // [the time left, its note, the bar's width] of the box's timer `t` as it was `since` ms ago.
+  function clock(t, since) {
+    var left = t.left_ms - (t.running ? since : 0);
     if (left < 0) left = 0;
     var up = t.expired || left <= 0;
     var secs = Math.ceil(left / 1000);
-    setText('timer', up ? '0:00' : Math.floor(secs / 60) + ':' + ('0' + (secs % 60)).slice(-2));
-    setText('timerNote', up ? 'time is up' : t.running ? 'left' : 'paused');
-    $('timerBar').style.width = (t.total_ms > 0 ? Math.min(100, (100 * left) / t.total_ms) : 0) + '%';
+    return [up ? '0:00' : Math.floor(secs / 60) + ':' + ('0' + (secs % 60)).slice(-2),
+      up ? 'time is up' : t.running ? 'left' : 'paused',
+      (t.total_ms > 0 ? Math.min(100, (100 * left) / t.total_ms) : 0) + '%'];
   }
-  setInterval(tick, 250);
+  // The countdown shows only while the players allocate.
+  function timing(s) {
+    var t = s && s.timer;
+    return t && t.on && s.game && s.game.phase === 'allocate' ? t : null;
+  }
+  function tick() {
+    if (!node) return;
+    var t = timing(S);
+    show('timerBox', !!t);
+    if (!t) return;
+    var c = clock(t, Date.now() - arrived);
+    setText('timer', c[0]);
+    setText('timerNote', c[1]);
+    $('timerBar').style.width = c[2];
+  }
+  setInterval(function () { tick(); tvTick(); }, 250);
 
   // ---------------------------------------------------------------- the controls
   function build() {
@@ -494,8 +504,216 @@
   var printing = window.matchMedia ? window.matchMedia('print') : null;
   if (printing && printing.addListener) printing.addListener(function (m) { if (m.matches) openForPrint(); });
 
+  // ---------------------------------------------------------------- the table screen
+  // The big screen (/table) follows the box seatless: its view holds only what is public (who is
+  // locked in, never what). It shows the tide card, the countdown, who is ready, the reveal exactly
+  // as far as the box has gone, and the standings, ranked. Built once; its texts change.
+  var V = null; // the table view's elements by name
+  var TS = null; // the view last drawn there
+  var tvArrived = 0;
+  function tvBuild() {
+    V = {};
+    function add(parent, tag, cls, name, text) {
+      var e = el(tag, cls, text);
+      if (parent) parent.appendChild(e);
+      if (name) V[name] = e;
+      return e;
+    }
+    var top = add(null, 'div', 'tv-tt', 'node');
+    var head = add(top, 'div', 'tt-head');
+    var card = add(head, 'div', 'tt-card');
+    var line = add(card, 'div');
+    add(line, 'p', 'tt-round', 'round');
+    add(line, 'p', 'tt-reader', 'reader');
+    line = add(card, 'div');
+    add(line, 'h1', 'tt-name', 'name');
+    var target = add(line, 'p', 'tt-target', 'targetLine', 'Mooring target ');
+    add(target, 'b', null, 'target');
+    var clk = add(head, 'div', 'tt-clock', 'clock');
+    add(clk, 'span', 'tt-time', 'time').setAttribute('role', 'timer');
+    add(clk, 'span', 'tt-note', 'note');
+    add(add(clk, 'span', 'tt-meter'), 'i', null, 'bar');
+    var body = add(top, 'div', 'tt-body');
+    var main = add(body, 'div', 'tt-main');
+    add(main, 'p', 'tt-status', 'status').setAttribute('role', 'status');
+    var ready = add(main, 'div', 'tt-ready', 'ready');
+    add(ready, 'h2', null, 'readyHead');
+    add(ready, 'ul', 'tt-names', 'readyList');
+    var rev = add(main, 'div', 'tt-reveal', 'reveal');
+    add(rev, 'ul', 'tt-best', 'best');
+    add(rev, 'table', 'tt-rows', 'rows');
+    var fin = add(main, 'div', 'tt-final', 'final');
+    add(fin, 'p', 'tt-win', 'winners');
+    add(fin, 'ol', 'tt-stand', 'finalList');
+    var side = add(body, 'div', 'tt-side', 'side');
+    add(side, 'h2', null, null, 'Standings');
+    add(side, 'p', 'tt-after', 'after');
+    add(side, 'ol', 'tt-stand', 'stand');
+  }
+  function tvText(name, text) {
+    text = text == null ? '' : String(text);
+    if (V[name].textContent !== text) V[name].textContent = text;
+  }
+  function tvShow(name, on) { V[name].hidden = !on; }
+
+  // Ranked as the box ranks (tied totals share a rank, ties keep seat order): [[rank, seat, total]].
+  function ranked(totals) {
+    var order = totals.map(function (t, i) { return i; }).sort(function (a, b) {
+      return totals[b] - totals[a] || a - b;
+    });
+    var rows = [];
+    order.forEach(function (seat, k) {
+      var prev = rows[k - 1];
+      rows.push([prev && prev[2] === totals[seat] ? prev[0] : k + 1, seat, totals[seat]]);
+    });
+    return rows;
+  }
+
+  function table(s, root) {
+    if (!V) tvBuild();
+    if (root.firstChild !== V.node || root.childNodes.length !== 1) fill(root, [V.node]);
+    if (s !== TS) {
+      TS = s;
+      tvArrived = Date.now();
+    }
+    var g = s.game;
+    if (!g) return;
+    var step = revealStep(s);
+    var players = g.players;
+    var phase = g.phase;
+    var over = phase === 'over';
+    var last = g.last;
+    var reader = players[g.reader];
+
+    // the tide card and the round
+    tvShow('targetLine', !!g.card && !over);
+    tvText('round', over ? 'Game over' : g.card ? roundName(g.round, g.rounds) : '');
+    tvText('name', over ? 'Final standings' : g.card ? g.card[1] : '');
+    tvText('target', g.card ? g.card[2] : '');
+
+    // the one line the table needs
+    var waiting = [];
+    players.forEach(function (p) { if (p.seated && !p.ready) waiting.push(p.name); });
+    var status = '';
+    if (over) {
+      status = '';
+    } else if (phase === 'revealed') {
+      status = step < 4 ? 'Now: ' + STEP_WHAT[step] + '.'
+        : step < LAST_STEP ? 'The round\u2019s points; the standings come next.'
+          : last.round === g.rounds - 1 ? 'That was the last round: the final standings come next on the box.'
+            : 'The reader turns the next card on the box.';
+    } else {
+      status = !waiting.length ? 'Everybody is ready: the reader reveals on the box.'
+        : 'Waiting for ' + (waiting.length > 3 ? waiting.length + ' players' : list(waiting)) + '.';
+    }
+    tvShow('status', !over);
+    tvText('status', status);
+    tvText('reader', reader && !over ? 'Reader: ' + reader.name : '');
+
+    // who is ready (names only: what they placed stays on their phones)
+    tvShow('ready', phase === 'allocate');
+    if (phase === 'allocate') {
+      var count = players.filter(function (p) { return p.seated; }).length;
+      tvText('readyHead', 'Who is ready: ' + (count - waiting.length) + ' of ' + count);
+      fill(V.readyList, players.map(function (p) {
+        var li = el('li', p.seated && p.ready ? 'on' : '', p.name);
+        li.appendChild(el('span', 'tag', !p.seated ? 'left' : p.ready ? '\u2713 ready' : 'thinking\u2026'));
+        return li;
+      }));
+    }
+
+    // the reveal, only as far as the box has gone
+    var revealing = phase === 'revealed' && !!last;
+    tvShow('reveal', revealing);
+    if (revealing) tvReveal(g, last, step);
+
+    // the final standings
+    tvShow('final', over);
+    if (over) {
+      var best = g.winners.length ? players[g.winners[0]].total : 0;
+      var won = g.winners.map(function (i) { return players[i].name; });
+      tvText('winners', won.length > 1 ? 'Winners, sharing the victory: ' + list(won) + ' with ' + pts(best)
+        : won.length ? 'Winner: ' + won[0] + ' with ' + pts(best) : '');
+      fill(V.finalList, standings(g, -1));
+    }
+
+    // the running totals: a round being revealed joins them at the box's last step
+    tvShow('side', !over);
+    var totals = players.map(function (p) { return p.total; });
+    var hold = revealing && last.round >= 0 && step < LAST_STEP;
+    if (hold) {
+      last.rows.forEach(function (row) { totals[row.seat] -= row.points; });
+    }
+    var done = g.history.length - (hold ? 1 : 0);
+    tvText('after', done ? 'after ' + (done === 1 ? 'round 1' : done + ' rounds') : 'before round 1');
+    fill(V.stand, ranked(totals).map(function (r) {
+      var p = players[r[1]];
+      var li = el('li', p.seated ? '' : 'left');
+      li.appendChild(el('span', 'rk', r[0] + '.'));
+      li.appendChild(el('span', 'nm', p.name + (p.seated ? '' : ' (left)')));
+      li.appendChild(el('b', null, r[2]));
+      return li;
+    }));
+    tvTick();
+  }
+
+  function tvReveal(g, last, step) {
+    fill(V.best, [
+      ['Beacon', last.beacon_best, 'largest'],
+      ['Grove', last.grove_best, 'smallest above 0'],
+      ['Mooring', last.target, 'target']
+    ].map(function (b) {
+      var li = el('li', null, b[0] + ' ');
+      li.appendChild(el('b', null, b[1] || 'none'));
+      li.appendChild(el('small', null, ' ' + b[2]));
+      return li;
+    }));
+    tvShow('rows', step > 0);
+    V.rows.className = 'tt-rows' + (last.rows.length < 5 ? ' few' : '');
+    var islands = step > 3 ? 3 : step; // Beacon at step 1, Grove at 2, Mooring at 3
+    var rows = [];
+    if (step > 0) {
+      var tr = el('tr');
+      ['Player'].concat(ISLANDS.slice(0, islands), step >= 4 ? ['Round'] : []).forEach(function (h) {
+        tr.appendChild(el('th', null, h));
+      });
+      rows.push(tr);
+      last.rows.forEach(function (row) {
+        var r = el('tr');
+        r.appendChild(el('th', null, row.name));
+        ISLANDS.slice(0, islands).forEach(function (name, k) {
+          var td = el('td', row.allocation && row.scores[k] ? 'won' : '');
+          if (row.allocation) {
+            td.appendChild(el('span', null, counters(row.allocation[k])));
+            td.appendChild(el('span', null, ' \u2192 ' + pts(row.scores[k])));
+            td.appendChild(el('small', null, row.reasons[k] || 'no award'));
+          } else {
+            td.textContent = k ? '' : 'left the game';
+          }
+          r.appendChild(td);
+        });
+        if (step >= 4) {
+          r.appendChild(el('td', 'pt', (last.round < 0 ? '' : '+') + pts(row.points) + (last.round < 0 ? ' (practice)' : '')));
+        }
+        rows.push(r);
+      });
+    }
+    fill(V.rows, rows);
+  }
+
+  function tvTick() {
+    if (!V) return;
+    var t = timing(TS);
+    tvShow('clock', !!t);
+    if (!t) return;
+    var c = clock(t, Date.now() - tvArrived);
+    tvText('time', c[0]);
+    tvText('note', c[1]);
+    V.bar.style.width = c[2];
+  }
+
   T.games.token_tide = {
-    title: 'Token Tide', render: render, lobby: clearDraft,
+    title: 'Token Tide', render: render, table: table, lobby: clearDraft,
     how: function (box) { box.insertAdjacentHTML('beforeend', RULES); }
   };
 })();
