@@ -230,14 +230,19 @@
     return b;
   }
 
+  // One tide of the strip: [its class, its name, how far it is] (the phones' strip and the table's).
+  function tideLine(g, t, k) {
+    var next = k === g.strip.next && g.phase === 'play';
+    return [next ? 'pr-next' : t.done ? 'pr-paid' : '', 'Tide ' + (k + 1) + ' \u00d7' + t.value,
+      t.done ? 'paid' : next ? 'next: in ' + g.strip.turns_left + (g.strip.turns_left === 1 ? ' turn' : ' turns') : 'later'];
+  }
   function strip(g) {
     var ol = el('ol', 'pr-strip');
     g.strip.tides.forEach(function (t, k) {
-      var next = k === g.strip.next && g.phase === 'play';
-      var li = el('li', next ? 'pr-next' : t.done ? 'pr-paid' : '');
-      li.appendChild(el('b', null, 'Tide ' + (k + 1) + ' \u00d7' + t.value));
-      li.appendChild(el('span', null, t.done ? 'paid' : next ? 'next: in ' + g.strip.turns_left +
-        (g.strip.turns_left === 1 ? ' turn' : ' turns') : 'later'));
+      var line = tideLine(g, t, k);
+      var li = el('li', line[0]);
+      li.appendChild(el('b', null, line[1]));
+      li.appendChild(el('span', null, line[2]));
       ol.appendChild(li);
     });
     return ol;
@@ -343,6 +348,16 @@
     return d;
   }
 
+  function winnersText(g) {
+    return (g.winners.length > 1 ? 'Shared win: ' : 'Winner: ') + g.winners.map(function (i) { return g.names[i]; }).join(', ');
+  }
+  function standing(st, names) {
+    return st[0] + '. ' + names[st[1]] + ' \u2013 ' + T.pts(st[2][0]) + ', ' + st[2][1] + ' shells left';
+  }
+  function turnText(g, turn) {
+    return g.rivals[turn] ? g.names[turn] + ' (rival) is thinking\u2026' : g.names[turn] + '\u2019s turn';
+  }
+
   function render(s, root) {
     var g = s.game, me = s.you.seat, over = g.phase === 'over';
     last = [s, root];
@@ -354,12 +369,9 @@
     var names = g.names.map(function (n, i) { return SHAPES[i] + ' ' + n; });
     if (over) {
       top.appendChild(el('p', 'status', 'Game over'));
-      top.appendChild(el('p', 'winners', (g.winners.length > 1 ? 'Shared win: ' : 'Winner: ') +
-        g.winners.map(function (i) { return g.names[i]; }).join(', ')));
+      top.appendChild(el('p', 'winners', winnersText(g)));
       var ol = el('ol', 'standings');
-      T.fill(ol, g.standings.map(function (st) {
-        return el('li', null, st[0] + '. ' + names[st[1]] + ' \u2013 ' + T.pts(st[2][0]) + ', ' + st[2][1] + ' shells left');
-      }));
+      T.fill(ol, g.standings.map(function (st) { return el('li', null, standing(st, names)); }));
       top.appendChild(ol);
     } else if (mine) {
       top.appendChild(el('p', 'status', 'Your turn, ' + g.names[me]));
@@ -368,8 +380,7 @@
     } else if (g.rivals[me]) {
       top.appendChild(el('p', 'status', 'A rival gathers for your seat now.'));
     } else {
-      top.appendChild(el('p', 'status', g.rivals[turn] ? g.names[turn] + ' (rival) is thinking\u2026'
-        : g.names[turn] + '\u2019s turn'));
+      top.appendChild(el('p', 'status', turnText(g, turn)));
     }
     if (!over) {
       top.appendChild(el('p', 'small', 'You (' + SHAPE_WORDS[me] + ' ' + SHAPES[me] + '): ' + T.pts(g.points[me]) +
@@ -454,5 +465,151 @@
     ]);
   }
 
-  T.games.pearl_reach = { title: 'Pearl Reach', render: render, how: HOW, say: say };
+  // ---------------------------------------------------------------- the table screen
+  // The table's big screen (table.js) follows the box without a seat: its view holds only what is public
+  // (no seat's costs). Built once into root, then only its texts and classes change: the coast as the
+  // phones draw it, larger, the last move marked on it; beside it whose turn (or a rival thinking), what
+  // happened last in the rules' words, the tide strip, and everyone's points, shells, shifts and what
+  // each tide paid them; at the end the winners and the final standings.
+  var NEWS = 3; // the table's last few log entries
+  var tv = null; // the table view's elements, for the coast and the seats they were built for
+
+  function put(e, text) {
+    text = String(text);
+    if (e.textContent !== text) e.textContent = text;
+  }
+  function tvBuild(g, root) {
+    var R = g.rows, v = { key: g.names.join('\n') + R + g.strip.tides.length, cells: [], heads: [], rows: [] };
+    v.box = el('div', 'tv-pr');
+    var sea = el('div', 'tv-sea'), wrap = el('div', 'pr-coast');
+    wrap.setAttribute('role', 'group');
+    g.bays.forEach(function (bay, b) {
+      var col = el('div', 'pr-bay'), head = el('h3', 'pr-head');
+      var h = [el('span'), el('span', 'tv-pearls'), el('span', 'pr-lead')];
+      h[2].setAttribute('role', 'img'); // named in words: who leads the bay
+      h.forEach(function (x) { head.appendChild(x); });
+      v.heads.push(h);
+      col.appendChild(head);
+      for (var row = R - 1; row >= 0; row--) {
+        var c = el('div', 'pr-c'), m = el('span', 'pr-m'), n = el('span', 'pr-n');
+        c.setAttribute('data-cell', b * R + row);
+        c.setAttribute('role', 'img'); // named in words: the cell and whose marker
+        c.appendChild(m);
+        c.appendChild(n);
+        v.cells[b * R + row] = [c, m, n];
+        col.appendChild(c);
+      }
+      wrap.appendChild(col);
+    });
+    v.coast = wrap;
+    sea.appendChild(wrap);
+    sea.appendChild(el('p', 'pr-water', 'the water\u2019s edge'));
+    v.strip = el('ol', 'pr-strip');
+    sea.appendChild(v.strip);
+    var side = el('div', 'tv-side');
+    v.status = el('h1', 'status'); // the screen's heading: whose turn, or the end
+    v.sub = el('p', 'tv-sub');
+    v.news = el('ol', 'tv-news');
+    v.standings = el('ol', 'standings');
+    v.tides = g.strip.tides.map(function () {
+      var li = el('li'), b = el('b'), span = el('span');
+      li.appendChild(b);
+      li.appendChild(span);
+      v.strip.appendChild(li);
+      return [li, b, span];
+    });
+    var t = el('table', 'tv-sheet'), thead = el('thead'), tr = el('tr');
+    v.body = el('tbody');
+    ['Gatherer', 'Points', 'Shells', 'Shifts'].concat(g.strip.tides.map(function (x, k) {
+      return 'Tide ' + (k + 1);
+    })).forEach(function (h) { tr.appendChild(el('th', null, h)); });
+    thead.appendChild(tr);
+    t.appendChild(thead);
+    t.appendChild(v.body);
+    g.names.forEach(function () {
+      var r = el('tr'), tds = [el('th')];
+      for (var k = 0; k < 3 + g.strip.tides.length; k++) tds.push(el('td'));
+      tds.forEach(function (d) { r.appendChild(d); });
+      v.rows.push([r, tds]);
+      v.body.appendChild(r);
+    });
+    [v.status, v.sub, v.news, v.standings, t].forEach(function (k) { side.appendChild(k); });
+    v.box.appendChild(sea);
+    v.box.appendChild(side);
+    T.fill(root, [v.box]);
+    return v;
+  }
+
+  // The cells the last turn's move touched: where its marker landed and, after a shift, where one went.
+  function lastMove(g) {
+    var out = [], log = g.log;
+    for (var i = log.length - 1; i >= 0; i--) {
+      var kind = log[i] & 15;
+      if (kind === 1) {
+        out.push(log[i] >> 9 & 31);
+        if (i && (log[i - 1] & 15) === 2 && (log[i - 1] >> 4 & 31) === (log[i] >> 4 & 31)) out.push(log[i - 1] >> 14 & 31);
+        return out;
+      }
+      if (kind === 2) return [log[i] >> 14 & 31];
+    }
+    return out;
+  }
+
+  function table(s, root) {
+    var g = s.game, R = g.rows, over = g.phase === 'over';
+    if (!tv || tv.key !== g.names.join('\n') + R + g.strip.tides.length || !root.contains(tv.box)) tv = tvBuild(g, root);
+    var own = coast(g), moved = lastMove(g), turn = g.to_act.length ? g.to_act[0] : null;
+    var names = g.names.map(function (n, i) { return SHAPES[i] + ' ' + n; });
+    g.bays.forEach(function (bay, b) {
+      var h = tv.heads[b];
+      put(h[0], 'Bay ' + (b + 1));
+      put(h[1], bay.pearls + ' pearls');
+      put(h[2], bay.lead.length === 1 ? names[bay.lead[0]] : bay.lead.length ? 'tie' : '\u2013');
+      h[2].setAttribute('aria-label', leadText(g, bay.lead));
+    });
+    own.forEach(function (o, c) {
+      var v = tv.cells[c], label = 'Bay ' + (Math.floor(c / R) + 1) + ', row ' + (c % R + 1) + ', ';
+      var cls = 'pr-c' + (o != null ? ' tv-s' + o : '') + (o != null && moved.indexOf(c) >= 0 ? ' tv-last' : '');
+      if (v[0].className !== cls) v[0].className = cls;
+      put(v[1], o != null ? SHAPES[o] : '');
+      put(v[2], o != null ? g.names[o] : '');
+      v[0].setAttribute('aria-label', label + (o != null ? g.names[o] + '\u2019s marker (' + SHAPE_WORDS[o] + ')' : 'empty'));
+    });
+    tv.coast.setAttribute('aria-label', 'The coast: five bays, row 1 at the water\u2019s edge');
+    put(tv.status, over ? 'Game over' : turn == null ? '' : SHAPES[turn] + ' ' + turnText(g, turn));
+    var by = s.shown && s.shown.new_game;
+    put(tv.sub, over ? winnersText(g) : by != null && g.names[by] ? g.names[by] + ' started this game from a phone.' : '');
+    tv.sub.hidden = !tv.sub.textContent;
+    // what happened last, oldest first, the newest marked
+    var log = g.log.slice(Math.max(0, g.log.length - NEWS));
+    while (tv.news.children.length < log.length) tv.news.appendChild(el('li'));
+    while (tv.news.children.length > log.length) tv.news.removeChild(tv.news.lastChild);
+    log.forEach(function (e, i) { put(tv.news.children[i], say(g, e)); });
+    tv.news.hidden = over;
+    var ranks = over ? g.standings : [];
+    while (tv.standings.children.length < ranks.length) tv.standings.appendChild(el('li'));
+    while (tv.standings.children.length > ranks.length) tv.standings.removeChild(tv.standings.lastChild);
+    ranks.forEach(function (st, i) { put(tv.standings.children[i], standing(st, names)); });
+    tv.standings.hidden = !over;
+    g.strip.tides.forEach(function (t, k) {
+      var line = tideLine(g, t, k), v = tv.tides[k];
+      if (v[0].className !== line[0]) v[0].className = line[0];
+      put(v[1], line[1]);
+      put(v[2], line[2]);
+    });
+    // the seats' rows: in seat order while playing, in the standings' order at the end
+    var order = over ? g.standings.map(function (st) { return st[1]; }) : g.names.map(function (n, i) { return i; });
+    order.forEach(function (i) {
+      var r = tv.rows[i], d = r[1];
+      tv.body.appendChild(r[0]); // moved to its place (the same row)
+      r[0].className = i === turn && !over ? 'tv-turn' : '';
+      put(d[0], (i === turn && !over ? '\u25b6 ' : '') + names[i] + (g.rivals[i] ? ' (rival)' : ''));
+      put(d[1], g.points[i]);
+      put(d[2], g.shells[i]);
+      put(d[3], g.shifts_left[i]);
+      g.strip.tides.forEach(function (t, k) { put(d[4 + k], t.paid ? t.paid[i] : '\u2013'); });
+    });
+  }
+
+  T.games.pearl_reach = { title: 'Pearl Reach', render: render, how: HOW, say: say, table: table };
 })();
