@@ -13,6 +13,7 @@
   var S = null; // the last full view
   var ver = null;
   var fails = 0;
+  var ticks = 0;
   var frame = null; // the panel's frame on screen
   var games = null; // [[id, title], ...] of /api/games
   var codesShown = false;
@@ -38,14 +39,18 @@
         if (fails) frame = null;
         fails = 0;
         offline(false);
-        if ('box' in d) {
+        var moved = 'box' in d;
+        if (moved) {
           S = d;
           ver = d.v;
           render();
         } else if (!S || d.v !== ver) {
           ver = null;
         }
-        return panel();
+        // The panel is asked for when the box changed, every tick while it is shown large, and every
+        // other tick in its corner: each ask is a connection of the box's five and its core's time.
+        ticks += 1;
+        if (moved || ticks % 2 === 0 || $('panelBox').className !== 'panel') return panel();
       }
       fails += 1;
       if (fails > 1) offline(true);
@@ -53,7 +58,7 @@
       setTimeout(tick, fails ? 3000 : POLL_MS);
     });
   }
-  // The box's panel, asked for once a tick; 204 when the frame on screen is still the one shown.
+  // The box's panel; 204 when the frame on screen is still the one shown.
   function panel() {
     return api('GET', '/api/panel' + (frame != null ? '?f=' + frame : ''), null, true).then(function (r) {
       if (r.status !== 200 || !r.bytes) return;

@@ -45,7 +45,7 @@ with the phones.
 Then what a table screen (/table) costs the box (--no-table-screen leaves it out): the same round on
 two fresh chips, Token Tide's join screen with the phones polling, then every phone locks in and the
 reader reveals, once with the phones alone and once with a table screen beside them (its seatless
-view and the panel's copy once a chip second, as table.js asks): the core's busy share at the join
+view once a chip second and the panel's copy as table.js asks for it): the core's busy share at the join
 screen, the reveal press until every phone and the table screen have it, and the heap's low-water of
 each. Then Pearl Reach on a fresh chip (--pearl-reach-s wall seconds): one phone placing
 on a free cell when its turn comes and the setup's default rival (sharp, 2 s a move); a rival's
@@ -116,6 +116,7 @@ class Phones:
         self.n = n
         self.table = table  # and a table screen (/table): its view and the panel's copy, once a chip second
         self.frame = None
+        self.table_polls = 0
         self.status = emu.status()
         self.records = {}
         self.polls = []  # (port, view) of every poll answered
@@ -178,7 +179,10 @@ class Phones:
             else:
                 self.errors.append("%s %s" % (code, view))
             if self.tokens[i] is None:
-                self.panel()
+                # as table.js: the panel when the box changed, else every other second in its corner
+                self.table_polls += 1
+                if code == 200 and "box" in view or self.table_polls % 2 == 0:
+                    self.panel()
             due += 1000
 
     def panel(self):
@@ -464,7 +468,7 @@ def table_screen(flash_out, args, rows):
     alone = table_round(flash_out / "phones", args.phones, args.poll_s, False)
     both = table_round(flash_out / "table", args.phones, args.poll_s, True)
     rows.append(("core busy with %d phones idle at the join screen: alone / with a table screen (its view "
-                 "and the panel's copy once a chip second)" % args.phones,
+                 "once a chip second, and the panel's copy)" % args.phones,
                  "%.1f %% / %.1f %%" % (100 * alone[0], 100 * both[0]), "-"))
     everyone = args.phones + 1
     rows.append(("reveal press until every phone and the table screen have it (%d phones)" % args.phones,

@@ -48,7 +48,8 @@ def cell_label(model, seat, c):
     bay, row, owner = rules.bay_of(c) + 1, rules.row_of(c) + 1, model["cells"][c]
     text = "Bay %d, row %d, " % (bay, row)
     if owner is not None:
-        text += ("your marker" if owner == seat else model["names"][owner] + "\u2019s marker")
+        name = model["names"][owner]
+        text += "your marker, " + name if owner == seat else name + "\u2019s marker"
         return text + " (%s)" % SHAPES[owner]
     text += "empty"
     if rules.land_cost(model, seat, c):

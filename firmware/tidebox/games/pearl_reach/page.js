@@ -278,7 +278,8 @@
     if (o != null) {
       b.appendChild(el('span', 'pr-m', SHAPES[o]));
       b.appendChild(el('span', 'pr-n', g.names[o]));
-      label += (o === me ? 'your marker' : g.names[o] + '\u2019s marker') + ' (' + SHAPE_WORDS[o] + ')';
+      // the name shown is in the label too, as what a voice-control user says to tap it
+      label += (o === me ? 'your marker, ' + g.names[o] : g.names[o] + '\u2019s marker') + ' (' + SHAPE_WORDS[o] + ')';
       if (o === me && shifting && (from == null ? own.some(function (x, t) { return canShift(g, own, me, c, t); })
         : from === c)) {
         b.className += ' pr-mine';
