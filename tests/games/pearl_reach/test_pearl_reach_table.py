@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from axe_audit import audit
 from boxrig import BOARD_PACE_MS, BoxProcess
 
 from tidebox.games.pearl_reach import rules
@@ -196,6 +197,7 @@ def fits(page):
 
 
 def snap(page, state):
+    audit(page, "Pearl Reach's table view: " + state)
     SCREENS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENS / ("pearl_reach-%s.png" % state)))
 

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from axe_audit import audit
 from boxrig import BOARD_PACE_MS, BoxProcess
 pytest_plugins = ("page_fakebox",)  # `browser`: Chromium (/usr/bin/chromium, --no-sandbox), one a session
 
@@ -239,6 +240,7 @@ def test_the_table_screen_follows_a_whole_game(sim_tree, tmp_path, browser):
             for token in tokens:
                 assert token not in text
             assert "Confirm" not in text and page.locator("#game button").count() == 0
+            audit(page, "The Quiet Dividend's table view: " + state)
             page.screenshot(path=str(SHOTS / ("quiet_dividend-%s.png" % state)))
 
         g = public()
@@ -273,6 +275,7 @@ def test_the_table_screen_follows_a_whole_game(sim_tree, tmp_path, browser):
         for state, big in (("worst-play", crowded(g, over=False)), ("worst-over", crowded(g, over=True))):
             page.evaluate("s => Tidebox.games.quiet_dividend.table(s, document.getElementById('game'))",
                           {"game": big})
+            audit(page, "The Quiet Dividend's table view: " + state)
             page.screenshot(path=str(SHOTS / ("quiet_dividend-%s.png" % state)))
             assert mismatches(page.evaluate(READ_JS), big) == [], state
             assert page.evaluate(LAYOUT_JS) == [], state

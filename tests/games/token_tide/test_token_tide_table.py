@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from axe_audit import audit
 from boxrig import BoxProcess
 from phone_flow import norm, reader_starts, reader_turns_card, wait_until
 
@@ -102,6 +103,7 @@ class Table:
                    lambda: "%s: %r, expected %r" % (what or css, self.text(css), expected), timeout=10)
 
     def shot(self, state):
+        audit(self.page, "Token Tide's table view: " + state)
         SHOTS.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(SHOTS / ("token_tide-%s.png" % state)))
 
