@@ -186,6 +186,101 @@
     T.fill(root, kids);
   }
 
+  // ---------------------------------------------------------------- the table screen
+  // The big screen's view (table.js calls it with the seatless view: nothing private in it, and the
+  // cards still to come stay face down there too): the card, the launch order with each boat's result,
+  // the bonus, and the course against the target. Built once into root; each call only sets texts
+  // and classes. The bottom-right corner is left free for the box's panel.
+  var tv = null;
+  function put(e, text) {
+    text = String(text);
+    if (e.textContent !== text) e.textContent = text;
+  }
+  function cls(e, c) { if (e.className !== c) e.className = c; }
+  function add(parent, tag, c, text) { var e = el(tag, c, text); parent.appendChild(e); return e; }
+  var ZONES = ['left', 'centre', 'right'];
+
+  function buildTable(root) {
+    var t = { box: el('div', 'tv-pc') };
+    var left = add(t.box, 'div', 'pc-l'), right = add(t.box, 'div', 'pc-side');
+    t.round = add(left, 'p', 'pc-kick');
+    t.name = add(left, 'h1', 'pc-name');
+    var z = add(left, 'div', 'pc-zones');
+    add(z, 'span', 'pc-zl', 'Launch zone');
+    t.zones = ZONES.map(function (n) { return add(z, 'span', 'pc-z', n); });
+    t.bonus = add(left, 'p', 'pc-bonus');
+    t.status = add(left, 'p', 'pc-st');
+    var boats = add(left, 'ol', 'pc-boats');
+    t.boats = [];
+    for (var i = 0; i < 8; i++) {
+      var li = add(boats, 'li', 'pc-b');
+      t.boats.push({ li: li, n: add(li, 'span', 'pc-bn', 'Boat ' + (i + 1)), who: add(li, 'span', 'pc-who'),
+        res: add(li, 'span', 'pc-res') });
+    }
+    add(right, 'h2', null, 'The course');
+    t.total = add(right, 'p', 'pc-total');
+    var bar = add(right, 'div', 'pc-bar');
+    t.fillBar = add(bar, 'span', 'pc-fill');
+    t.mark = add(bar, 'span', 'pc-mark');
+    t.aim = add(right, 'p', 'pc-aim');
+    t.rounds = [];
+    var ul = add(right, 'ul', 'pc-rounds');
+    for (var r = 0; r < 3; r++) {
+      var rl = add(ul, 'li');
+      t.rounds.push({ li: rl, name: add(rl, 'span'), score: add(rl, 'span', 'tag') });
+    }
+    t.access = add(right, 'p', 'pc-acc');
+    return t;
+  }
+
+  function table(s, root) {
+    var g = s.game;
+    if (!tv || tv.box.parentNode !== root) {
+      tv = buildTable(root);
+      T.fill(root, [tv.box]);
+    }
+    var card = g.card, launch = g.phase === 'launch', scoring = g.phase === 'score';
+    var last = g.played[g.played.length - 1];
+    put(tv.round, g.over ? 'Course over' : 'Round ' + g.round + ' of ' + g.rounds);
+    put(tv.name, card.name);
+    tv.zones.forEach(function (e, i) { cls(e, ZONES[i] === card.zone ? 'pc-z pc-here' : 'pc-z'); });
+    var holds = scoring ? (g.bonus_holds ? ' Holds so far: +2.' : ' Not yet: +0 so far.') : '';
+    if (!launch && !scoring && last) holds = ' This round: +' + last.bonus + '.';
+    put(tv.bonus, 'Bonus: ' + card.bonus + holds);
+    var status;
+    if (launch) status = 'Boat ' + g.boat + ' of 8: ' + g.launcher_name + ' launches.';
+    else if (scoring) status = 'Where did each boat stop? ' + g.entered + ' of 8 entered, so far ' +
+      boatsLine(g.so_far, g.bonus_holds ? 2 : 0) + '.';
+    else if (g.over) status = g.total + ' of ' + g.max_total + ': the target of ' + g.target +
+      (g.reached ? ' is reached. Well docked!' : ' is not reached.');
+    else status = 'Round ' + last.n + ' scored: ' + last.score + ' of 18 (' +
+      boatsLine(last.boats, last.bonus) + '). The reader turns to the next round.';
+    put(tv.status, status);
+    tv.boats.forEach(function (b, i) {
+      var r = g.results[i], c = 'pc-b';
+      if (launch && i + 1 === g.boat) c += ' pc-now';
+      else if (launch && i + 1 < g.boat) c += ' pc-gone';
+      if (r != null) c += ' pc-r' + r;
+      cls(b.li, c);
+      put(b.who, g.names[g.order[i]]);
+      var where = i + 1 === g.boat ? 'launching' : i + 1 < g.boat ? 'launched' : 'to come';
+      put(b.res, r != null ? WORDS[r] : launch ? where : 'not entered');
+    });
+    put(tv.total, 'Total ' + g.total + ' of ' + g.max_total);
+    tv.fillBar.style.width = (100 * Math.min(g.total, g.max_total) / g.max_total) + '%';
+    tv.mark.style.left = (100 * g.target / g.max_total) + '%';
+    var more = g.target - g.total;
+    put(tv.aim, 'Target ' + g.target + (more > 0 ? ': ' + T.pts(more) + ' to go' : ': reached'));
+    tv.rounds.forEach(function (row, k) {
+      var r = g.played[k];
+      var now = k + 1 === g.round && !g.over; // the cards still to come stay face down
+      put(row.name, 'Round ' + (k + 1) + ': ' + (r ? r.name : now ? card.name : 'card face down'));
+      put(row.score, r ? r.score + ': ' + boatsLine(r.boats, r.bonus) : now ? 'playing' : '');
+    });
+    var adjusted = ACCESS.filter(function (a) { return g.access && g.access[a[0]]; });
+    put(tv.access, adjusted.length ? 'Access: ' + adjusted.map(function (a) { return a[1]; }).join('; ') : '');
+  }
+
   var HOW = [
     'Work together to dock eight paper boats: three rounds, one shared score. In seating order, slide the' +
       ' next numbered boat from the card\u2019s launch zone with one gentle continuous push, releasing before' +
@@ -195,5 +290,5 @@
     'After three rounds: did the table reach its target out of 54?'
   ];
 
-  T.games.paper_current = { title: 'Paper Current', render: render, how: HOW };
+  T.games.paper_current = { title: 'Paper Current', render: render, table: table, how: HOW };
 })();
