@@ -12,13 +12,15 @@ build/test-artifacts/firefox/.
 
 import pytest
 from boxrig import BOARD_PACE_MS
-from short_crossing import open_the_table, play_the_short_crossing
+from short_crossing import open_the_table, play_the_short_crossing, url_of
 
 pytest_plugins = ("firefox_bidi",)
 
 pytestmark = pytest.mark.browser  # phones in a real browser
 
 
-def test_the_phone_flow_in_firefox(new_box, open_firefox_phone):
+def test_the_phone_flow_in_firefox(new_box, open_firefox_phone, open_firefox_screen):
     box = new_box(pace_ms=BOARD_PACE_MS)
-    play_the_short_crossing(box, open_the_table(box, open_firefox_phone), open_firefox_phone)
+    phones = open_the_table(box, open_firefox_phone)
+    table = open_firefox_screen(url_of(box) + "table")
+    play_the_short_crossing(box, phones, open_firefox_phone, table)

@@ -289,3 +289,15 @@ def firefox():
 def open_firefox_phone(firefox):
     """open_firefox_phone(url) -> a FirefoxPhone on `url` (a new phone: its own window and storage)."""
     yield from phone_opener(lambda: FirefoxPhone(firefox))
+
+
+class FirefoxScreen(FirefoxPhone):
+    """A laptop or a TV's browser as the table screen: landscape."""
+
+    viewport = (1280, 720)
+
+
+@pytest.fixture
+def open_firefox_screen(firefox):
+    """open_firefox_screen(url) -> a FirefoxScreen on `url` (a table screen: /table)."""
+    yield from phone_opener(lambda: FirefoxScreen(firefox))

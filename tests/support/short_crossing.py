@@ -30,7 +30,7 @@ from phone_flow import (
     expect_round, expected_reveal, expected_sheet, join, lock, place_by_typing, place_with_buttons,
     reader_ends_reveal, reader_opens_the_table, reader_reveals, reader_shows_rejoin_code, reader_starts,
     reader_turns_card, secrets_held, secrets_received, sheet_rows, standings_lines, take_with_buttons,
-    winners_line,
+    wait_until, winners_line,
 )
 from PIL import Image
 
@@ -133,8 +133,39 @@ def open_the_table(box, open_phone):
     return [open_phone(url_of(box)) for _ in NAMES]
 
 
-def play_the_short_crossing(box, phones, open_phone):
-    """The whole crossing from the join page (open_the_table's phones) to the final standings."""
+TABLE_VIEWPORT = (1280, 720)  # a laptop as the table screen
+
+
+def table_step(table, name):
+    """One state of the table screen (/table), beside the phones: audited, and a screenshot at its
+    landscape size."""
+    audit(table, "the table screen at %s on %s" % (name, table.engine))
+    path = ARTIFACTS / table.engine / ("table-%s.png" % name)
+    table.screenshot(path)
+    with Image.open(path) as image:
+        assert image.size == table.viewport, (name, image.size)
+
+
+def table_rows(table):
+    """The table screen's reveal: each row's cells, the player's name first."""
+    return table.call("() => Array.from(document.querySelectorAll('.tv-tt .tt-rows tr')).slice(1).map("
+                      "r => Array.from(r.cells).map(c => c.textContent.replace(/\\s+/g, ' ').trim()))")
+
+
+def expect_table_reveal(table, allocations):
+    """After the whole reveal the table screen shows every player's counters on every island."""
+    want = [[name] + ["%d counter" % n for n in allocation] for name, allocation in zip(NAMES, allocations)]
+
+    def shown():
+        return [[r[0]] + [c.split(" \u2192")[0].rstrip("s") for c in r[1:4]] for r in table_rows(table)]
+
+    wait_until(lambda: shown() == want, lambda: "the table screen's reveal: %r, want %r" % (shown(), want))
+
+
+def play_the_short_crossing(box, phones, open_phone, table=None):
+    """The whole crossing from the join page (open_the_table's phones) to the final standings; with
+    `table`, a table screen (a phone of the same engine at TABLE_VIEWPORT, on /table) follows it: the
+    names, who is ready and nothing hidden before the reveal, every allocation after it."""
     ada, bo, cy = phones
 
     # ---- join: the names the engine computes; storage works
@@ -154,6 +185,9 @@ def play_the_short_crossing(box, phones, open_phone):
         phone.expect_text("#seatsHead", "At the table: 3 players")
     ada.expect_text("#seats li", [re.compile(r"Ada\s*you"), "Bo", "Cy"])
     step(ada, "02-lobby")
+    if table:
+        table.expect_text("#seats li", list(NAMES))
+        table_step(table, "01-join")
 
     # ---- round 1: + and -, typing over what a field holds, Ready, Change, reloads
     reader_starts(box.press, deck="short")
@@ -219,6 +253,14 @@ def play_the_short_crossing(box, phones, open_phone):
     for phone in phones:
         phone.expect_text("#status", ALL_READY)
     expect_no_leaks(phones, allocations)
+    if table:
+        table.expect_text(".tv-tt .tt-ready h2", "Who is ready: 3 of 3")
+        everyone = dict(zip(NAMES, allocations))
+        assert table.responses(), "no responses recorded on the table screen"
+        assert secrets_received(table.responses(), everyone) + secrets_held(
+            table.page_content(), everyone, False) == []
+        assert not table.shown(".tv-tt .tt-rows"), "the table screen shows quantities before the reveal"
+        table_step(table, "02-ready")
 
     # ---- the reveal, step by step as the box shows it, then the standings and the whole breakdown
     best, rows, totals = expected_reveal(NAMES, card, allocations, totals)
@@ -234,6 +276,9 @@ def play_the_short_crossing(box, phones, open_phone):
     for me, phone in enumerate(phones):
         expect_reveal(phone, me, 0, card, best, rows, rounds=4)
     expect_all_revealed(phones, allocations)  # the same checks now find every allocation
+    if table:
+        expect_table_reveal(table, allocations)
+        table_step(table, "03-reveal")
     ada.expect_hidden("#alloc")
     step(ada, "07-reveal")
     # the CSV the page hands to the browser (caught before it becomes a download)
@@ -287,6 +332,8 @@ def play_the_short_crossing(box, phones, open_phone):
         phone.expect_text("#winners", winners_line(NAMES, totals, winners))
         phone.expect_text("#standings li", standings_lines(NAMES, totals, winners, me))
         assert sheet_rows(phone) == expected_sheet(NAMES, CROSSING, SHORT, me)
+    if table:
+        table_step(table, "04-final")
     ada.expect_role("#final h2", "heading", "Final standings")
     ada.expect_control("button", "Print", enabled=True)
     step(ada, "10-final")

@@ -185,3 +185,15 @@ def x_display():
 def open_webkit_phone(x_display):
     """open_webkit_phone(url) -> a WebKitPhone on `url` (a new phone: its own browser and storage)."""
     yield from phone_opener(lambda: WebKitPhone(x_display))
+
+
+class WebKitScreen(WebKitPhone):
+    """A laptop or a TV's browser as the table screen: landscape."""
+
+    viewport = (1280, 720)
+
+
+@pytest.fixture
+def open_webkit_screen(x_display):
+    """open_webkit_screen(url) -> a WebKitScreen on `url` (a table screen: /table)."""
+    yield from phone_opener(lambda: WebKitScreen(x_display))
