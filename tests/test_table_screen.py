@@ -15,13 +15,12 @@ import os
 import pytest
 from boxrig import BOARD_PACE_MS, BoxProcess, wait_until
 from browser_firmware import oled_png, png_bits, zbar_texts
-from page_fakebox import CHROMIUM, CHROMIUM_ARGS
 from PIL import Image, ImageChops
 
 from axe_audit import audit
 from tidebox.games import GAMES
 
-pytest_plugins = ("firefox_bidi", "webkit_driver")
+pytest_plugins = ("page_fakebox", "firefox_bidi", "webkit_driver")
 
 pytestmark = pytest.mark.browser  # the table screen in a real browser
 
@@ -188,11 +187,10 @@ def compare_golden(path, name, boxes):
         "%s differs from %s in %d pixels" % (path, golden, changed))
 
 
-def test_the_table_screen_in_chromium(sim_tree, tmp_path):
+def test_the_table_screen_in_chromium(sim_tree, tmp_path, browser):
     """A whole evening's moments on the big screen: the join screen's codes scan from it, the names
     come, the game menu with the night's scores, a game, and back after the box restarts."""
     from phone_flow import PlaywrightPhone
-    from playwright.sync_api import sync_playwright
 
     state = tmp_path / "state"
     state.mkdir()
@@ -202,9 +200,9 @@ def test_the_table_screen_in_chromium(sim_tree, tmp_path):
     (state / "tonight.txt").write_text(json.dumps(earlier) + "\n")
     box = BoxProcess(sim_tree, state, pace_ms=BOARD_PACE_MS).start()
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": VIEWPORT[0], "height": VIEWPORT[1]})
+        context = browser.new_context(viewport={"width": VIEWPORT[0], "height": VIEWPORT[1]})
+        try:
+            page = context.new_page()
             phone = PlaywrightPhone(page)
             table = TableView(phone)
             page.goto("http://127.0.0.1:%d/table" % box.port)
@@ -231,6 +229,7 @@ def test_the_table_screen_in_chromium(sim_tree, tmp_path):
             # a game: the table shows it (its own view, or the players and the panel, large)
             start_game(box)
             table.wait("the game on the table", lambda: table.texts("#phase") == ["Playing"])
+            table.wait("the game's own table view", lambda: any(table.texts("#game")))
             table.wait("the panel copied", lambda: table.lit("panel") > 100)
             audit(phone, "the table screen in a game")
             save(phone, "game")
@@ -243,7 +242,8 @@ def test_the_table_screen_in_chromium(sim_tree, tmp_path):
             table.wait("back after the restart", lambda: table.texts("#net") == [])
             table.wait("the panel copied again", lambda: table.lit("panel") > 100)
             save(phone, "after-restart")
-            browser.close()
+        finally:
+            context.close()
     finally:
         box.stop()
 
@@ -252,29 +252,11 @@ def test_the_table_screen_in_chromium(sim_tree, tmp_path):
 def test_the_table_screen_in_firefox_and_webkit(engine, new_box, request):
     """The join screen on the big screen in Firefox's and Safari's engines: codes, names, the panel."""
     box = new_box(pace_ms=BOARD_PACE_MS)
-    if engine == "firefox":
-        from firefox_bidi import FirefoxPhone
-
-        class Screen(FirefoxPhone):
-            viewport = VIEWPORT
-
-        firefox = request.getfixturevalue("firefox")
-        phone = Screen(firefox)
-    else:
-        from webkit_driver import WebKitPhone
-
-        class Screen(WebKitPhone):
-            viewport = VIEWPORT
-
-        phone = Screen(request.getfixturevalue("x_display"))
-    try:
-        phone.goto("http://127.0.0.1:%d/table" % box.port)
-        table = TableView(phone)
-        expect_join_screen(table, [])
-        join_api(box, "Ada")
-        join_api(box, "Émile")
-        expect_join_screen(table, ["Ada", "Émile"])
-        audit(phone, "the table screen at the join screen on %s" % engine)
-        save(phone, "join")
-    finally:
-        phone.quit()
+    phone = request.getfixturevalue("open_%s_screen" % engine)("http://127.0.0.1:%d/table" % box.port)
+    table = TableView(phone)
+    expect_join_screen(table, [])
+    join_api(box, "Ada")
+    join_api(box, "Émile")
+    expect_join_screen(table, ["Ada", "Émile"])
+    audit(phone, "the table screen at the join screen on %s" % engine)
+    save(phone, "join")

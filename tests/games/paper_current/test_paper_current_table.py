@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
+from axe_audit import audit
 from boxrig import BoxProcess
 from playwright.sync_api import expect
 
@@ -77,6 +78,7 @@ class Screen:
 
     def shot(self, state):
         SCREENS.mkdir(parents=True, exist_ok=True)
+        audit(self.page, "Paper Current's table view: " + state)
         self.page.screenshot(path=str(SCREENS / ("paper_current-%s.png" % state)))
 
     def states(self):
