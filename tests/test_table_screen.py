@@ -11,6 +11,8 @@ What each game's own table view shows is tested with the game (tests/games/<game
 import io
 import json
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from boxrig import BOARD_PACE_MS, BoxProcess, wait_until
@@ -260,3 +262,64 @@ def test_the_table_screen_in_firefox_and_webkit(engine, new_box, request):
     expect_join_screen(table, ["Ada", "Émile"])
     audit(phone, "the table screen at the join screen on %s" % engine)
     save(phone, "join")
+
+
+class BoxAsChip:
+    """A box (BoxProcess) as a game's ChipPlay plays one (tests/games/<game>/driver.py): the reader's
+    presses, the phones' views and moves, so the same small games run here as on the emulated chip."""
+
+    def __init__(self, box):
+        self.box = box
+
+    def press(self, button, long=False):
+        return self.box.press(button, long=long)
+
+    def view(self, token=None):
+        return self.box.state(token)
+
+    def wait_view(self, token, condition, what, timeout=300):
+        return wait_until(lambda: condition(self.view(token)) and self.view(token), what, timeout=timeout)
+
+    def join(self, name):
+        return self.box.join(name)["token"]
+
+    def move(self, token, move, args, seq=None):
+        body = {"move": move, "args": args}
+        if seq is not None:
+            body["seq"] = seq
+        status, _, payload = self.box.request("POST", "/api/move", body, token)
+        return status, json.loads(payload) if payload else None
+
+
+@pytest.mark.parametrize("engine", ["firefox", "webkit"])
+@pytest.mark.parametrize("game", [g for g, _ in GAMES if g != "token_tide"])  # its round: short_crossing.py
+def test_a_whole_game_with_a_table_screen(engine, game, sim_tree, tmp_path, request):
+    """Each other game played whole by its small player (as on the emulated chip) with a table screen
+    open in Firefox and in WebKit: the game's own table view from the first turn to the end."""
+    from game_drivers import chip_play_for
+
+    rp2040 = str(Path(__file__).resolve().parents[1] / "host_tools" / "rp2040")
+    if rp2040 not in sys.path:
+        sys.path.append(rp2040)  # a small player may use the emulated chip's tools (pico_box.find_key)
+    play = chip_play_for(game)()
+    box = BoxProcess(sim_tree, tmp_path / "state", pace_ms=BOARD_PACE_MS).start()
+    try:
+        assert box.choose(game) == "join"
+        screen = request.getfixturevalue("open_%s_screen" % engine)("http://127.0.0.1:%d/table" % box.port)
+        table = TableView(screen)
+        chip = BoxAsChip(box)
+        tokens = [chip.join("P%d" % (i + 1)) for i in range(play.people)]
+        expect_join_screen(table, ["P%d" % (i + 1) for i in range(play.people)])
+        for button in play.setup:
+            chip.press(button)
+        table.wait("the game on the table", lambda: table.texts("#phase") == ["Playing"])
+        table.wait("%s's own table view" % game, lambda: any(table.texts("#game")))
+        audit(screen, "%s's table view at the start on %s" % (game, engine))
+        save(screen, game + "-start")
+        play.play(chip, tokens)
+        table.wait("the end on the table", lambda: table.texts("#phase") == ["Game over"])
+        table.wait("%s's own table view at the end" % game, lambda: any(table.texts("#game")))
+        audit(screen, "%s's table view at the end on %s" % (game, engine))
+        save(screen, game + "-over")
+    finally:
+        box.stop()
