@@ -35,6 +35,12 @@ WAIT_S = 20  # the page follows the box once a second; a MicroPython box on a bu
 GOLDEN_SLACK = 0.01
 
 
+WAKE_LOCK_JS = """Object.defineProperty(navigator, 'wakeLock', {value: {request: function (type) {
+  window.__wakeLocks = (window.__wakeLocks || []).concat([type]);
+  return Promise.resolve({type: type, release: function () { return Promise.resolve(); }});
+}}});"""
+
+
 def frame_bits(data, width, height):
     """MONO_VLSB bytes as one character per pixel ("1" lit), row by row."""
     return "".join("1" if data[(y >> 3) * width + x] >> (y & 7) & 1 else "0"
@@ -205,9 +211,12 @@ def test_the_table_screen_in_chromium(sim_tree, tmp_path, browser):
         context = browser.new_context(viewport={"width": VIEWPORT[0], "height": VIEWPORT[1]})
         try:
             page = context.new_page()
+            # the Screen Wake Lock API, recorded: the page asks it to keep the screen on
+            page.add_init_script(WAKE_LOCK_JS)
             phone = PlaywrightPhone(page)
             table = TableView(phone)
             page.goto("http://127.0.0.1:%d/table" % box.port)
+            table.wait("the screen kept awake", lambda: page.evaluate("window.__wakeLocks") == ["screen"])
             # the game menu: the games, and the night's scores
             titles = [title for _game, title in GAMES]
             table.wait("the game menu", lambda: table.texts("#games li") == titles)
