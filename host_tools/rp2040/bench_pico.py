@@ -179,9 +179,9 @@ class Phones:
             else:
                 self.errors.append("%s %s" % (code, view))
             if self.tokens[i] is None:
-                # as table.js: the panel when the box changed, else every other second in its corner
+                # as table.js: the panel when the box changed, else every third second in its corner
                 self.table_polls += 1
-                if code == 200 and "box" in view or self.table_polls % 2 == 0:
+                if code == 200 and "box" in view or self.table_polls % 3 == 0:
                     self.panel()
             due += 1000
 
