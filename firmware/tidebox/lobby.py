@@ -139,10 +139,12 @@ def page_line(box):
     return "open " + url if len(url) <= draw.COLS - 5 else url
 
 
-def table_line(box):
-    """Where the table screen is: "192.168.4.1/table"."""
+def table_lines(box):
+    """Where the table screen is: ["192.168.4.1/table"], or the address and "/table" on lines of their
+    own when the two do not fit on one."""
     url = box.board.page_url()
-    return url[7:].rstrip("/") + "/table" if url.startswith("http://") else url.rstrip("/") + "/table"
+    host = (url[7:] if url.startswith("http://") else url).rstrip("/")
+    return [host + "/table"] if len(host) + 6 <= draw.COLS else [host, "/table"]
 
 
 class Join(Screen):
@@ -173,7 +175,7 @@ class Join(Screen):
             draw.rows(fb, ["Wi-Fi:", " " + box.ssid(), "Password:", " " + box.password, page_line(box)])
         elif view == "table":
             draw.title(fb, "Big screen")
-            draw.rows(fb, ["A tablet or TV", "on the Wi-Fi", "can show the", "game: open", table_line(box)])
+            draw.rows(fb, ["Tablet or TV on", "the Wi-Fi shows", "the game: open"] + table_lines(box))
         else:
             draw.title(fb, "%d joined" % len(names))
             lines = []
