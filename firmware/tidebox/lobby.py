@@ -129,21 +129,25 @@ def join_views(panel):
     return views + ["wifi_text", "players", "table"]
 
 
-def page_line(box):
-    """Where the phones' page is, for the text page: "open 192.168.4.1" (the address alone when the
-    words do not fit beside it)."""
+def page_address(box):
+    """The phones' page's address without its scheme or last slash: "192.168.4.1"."""
     url = box.board.page_url()
     if url.startswith("http://"):
         url = url[7:]
-    url = url.rstrip("/")
+    return url.rstrip("/")
+
+
+def page_line(box):
+    """Where the phones' page is, for the text page: "open 192.168.4.1" (the address alone when the
+    words do not fit beside it)."""
+    url = page_address(box)
     return "open " + url if len(url) <= draw.COLS - 5 else url
 
 
 def table_lines(box):
     """Where the table screen is: ["192.168.4.1/table"], or the address and "/table" on lines of their
     own when the two do not fit on one."""
-    url = box.board.page_url()
-    host = (url[7:] if url.startswith("http://") else url).rstrip("/")
+    host = page_address(box)
     return [host + "/table"] if len(host) + 6 <= draw.COLS else [host, "/table"]
 
 
