@@ -15,6 +15,7 @@
   var ver = null;
   var fails = 0;
   var ticks = 0;
+  var bigPanel = false; // the panel's copy shown large (a game without a table view of its own)
   var frame = null; // the panel's frame on screen
   var games = null; // [[id, title], ...] of /api/games
   var codesShown = false;
@@ -52,7 +53,7 @@
         // third tick in its corner: each ask is a connection of the box's five, and a request the
         // box answers through microdot costs its core about twice a poll's time (make bench-pico).
         ticks += 1;
-        if (moved || ticks % PANEL_TICKS === 0 || $('panelBox').className !== 'panel') return panel();
+        if (moved || ticks % PANEL_TICKS === 0 || bigPanel) return panel();
       }
       fails += 1;
       if (fails > 1) offline(true);
@@ -124,7 +125,8 @@
     show('menu', s.box === 'choose' || s.box === 'setup');
     show('game', !!table);
     show('plain', playing && !table);
-    $('panelBox').className = playing && !table ? 'panel big' : 'panel';
+    bigPanel = playing && !table;
+    $('panelBox').className = bigPanel ? 'panel big' : 'panel';
     if (s.box === 'join') {
       setText('ssid', '\u201c' + s.ssid + '\u201d');
       var here = s.seats.filter(function (p) { return p.present; }).length;
