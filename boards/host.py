@@ -21,7 +21,7 @@ import time
 import framebuf
 from micropython import const
 from tidebox.buttons import DEBOUNCE_MS, HELD_READ_MS
-from tidebox.gate import TCP_LIMIT, ConnectionGate
+from tidebox.gate import TCP_LIMIT, ConnectionGate, shipped_gate
 
 NAME = "host"
 WIDTH = const(128)
@@ -305,7 +305,13 @@ class Board:
         self.panel = None  # the box's Panel, set by main.py: the simulator's pages show and press it
         self.ballast = None  # squeeze(): what holds the heap full (host_heap.py)
         self.boot = int(_env("TIDEBOX_BOOT", "0"))  # interpreters run before this one
-        self.tcp_gate = ConnectionGate(TCP_LIMIT, wait=True)  # a 6th connection waits, as on lwIP
+        # As lwIP serves them on Tidebox's firmware: phones wait for a change, and a connection past
+        # the limit waits; TIDEBOX_LWIP=stock: as on stock MicroPython (5, and phones poll).
+        if _env("TIDEBOX_LWIP", "tidebox") == "stock":
+            self.tcp_gate = ConnectionGate(TCP_LIMIT, wait=True)
+        else:
+            self.tcp_gate = shipped_gate(wait=True)
+            self.tcp_gate.hold_ms = int(_env("TIDEBOX_HOLD_MS", str(self.tcp_gate.hold_ms)))
         self.storage_dir = _env("TIDEBOX_STATE_DIR", "sim_state")
         self.http_port = int(_env("TIDEBOX_PORT", "8080"))
         self.http_host = _env("TIDEBOX_HOST", "127.0.0.1")

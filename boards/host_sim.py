@@ -102,6 +102,9 @@ def _status(board, box, request):
     measured.update({
         "frames": board.display.frames, "tones": [list(t) for t in tones],
         "tcp_peak": board.tcp_gate.peak, "tcp_waited": board.tcp_gate.waited,
+        "tcp_active": board.tcp_gate.active,
+        # requests waiting for a change now (this one, being answered, is not), at most, answered
+        "held": request.app.held, "held_peak": request.app.held_peak, "held_served": request.app.held_served,
         "screen": board.panel.screen if board.panel else None,
         # a list on the panel (a menu): its lines and the cursor's, so a test picks a line by its words
         "menu": [label for label, _ in board.panel.top().items] if board.panel and hasattr(

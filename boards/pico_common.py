@@ -12,6 +12,7 @@
 import binascii
 import json
 import os
+import sys
 import time
 
 import asyncio
@@ -19,7 +20,7 @@ import machine
 import network
 from micropython import const
 from tidebox.buttons import DEBOUNCE_MS
-from tidebox.gate import ConnectionGate
+from tidebox.gate import pico_gate
 
 WIDTH = const(128)  # SSD1306 0.96" and SH1106 1.3" panels are both 128 x 64
 HEIGHT = const(64)
@@ -434,7 +435,7 @@ class Board:
         self.radio = Radio(self.settings["country"])
         self.watchdog = Watchdog()
         self.crashed_tasks = 0  # tasks restarted after a crash (tidebox/running.py, keep_running)
-        self.tcp_gate = ConnectionGate()  # counts only: lwIP itself refuses a 6th connection
+        self.tcp_gate = pico_gate(sys.implementation._machine)  # counts only: lwIP refuses the rest
         self.storage_dir = storage_dir
         self.http_port = _HTTP_PORT
         self.http_host = "0.0.0.0"

@@ -14,3 +14,15 @@
 // needs more, and each overflow makes gc.c scan every marked block again: a collection took twice
 // as long. 256 entries cost 384 bytes of static RAM, which the heap gives up.
 #define MICROPY_ALLOC_GC_STACK_SIZE (256)
+
+// The board's name says the firmware is Tidebox's (os.uname().machine: "Raspberry Pi Pico W (Tidebox) with
+// RP20x0"): at boot the box reads it to know that lwIP below has the room set here, and lets the
+// phones wait for a change (tidebox/gate.py); on stock firmware they poll.
+#undef MICROPY_HW_BOARD_NAME
+#define MICROPY_HW_BOARD_NAME "Raspberry Pi Pico W (Tidebox)"
+
+// TCP connections lwIP serves at once (its default is 5): each phone's request waiting for a
+// change holds one, so 8 phones and the table screen wait together, with room left for joins,
+// moves, the page and the captive portal. The listener has a pool of its own. 16 cost 2,156 bytes
+// of static RAM, which the heap gives up.
+#define MEMP_NUM_TCP_PCB (16)

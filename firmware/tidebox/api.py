@@ -14,6 +14,8 @@
 #   server.page_stream(page_file)  what send_file reads the page from (the file itself will do)
 #   server.answer_polls(idle_response, view_response)  the state route's answers, for a server
 #                      that answers `GET /api/state` itself (one that does not may ignore them)
+#   server.box_changed()           called after every change of the box (wakes the requests that
+#                      wait for one, `?v=N&wait=1`; a server that answers them at once does nothing)
 #   served, idle_served, view_served, accepted   counts that tidebox/collect.py reads
 #   start_server(host=, port=)     serve until cancelled
 import json
@@ -330,6 +332,7 @@ def make_app(box, board, server=None):
     server.page_url = board.page_url()
     server.panel = getattr(board, "panel", None)
     server.answer_polls(idle_response, view_response)
+    box.listeners.append(server.box_changed)
     server.after_request(close_connection)
     server.after_error_request(close_after_error)
     server.errorhandler(GameError)(refused)

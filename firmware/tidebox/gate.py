@@ -1,16 +1,40 @@
-# Counts the TCP connections being served (active, peak). On the Pico W, lwIP itself serves at most
-# five at once, so the gate only counts; the host board sets `wait` to emulate that limit: the next
-# connection waits for a free slot. (MicroPython's asyncio has no Semaphore; a short sleep-poll is
-# plenty here.)
+# Counts the TCP connections being served (active, peak) and says how many of them may be phones
+# waiting for a change (holds). On the Pico W, lwIP itself limits the connections, so the gate only
+# counts; the host board sets `wait` to emulate that limit: the next connection waits for a free
+# slot. (MicroPython's asyncio has no Semaphore; a short sleep-poll is plenty here.)
 from micropython import const
 
-TCP_LIMIT = const(5)  # lwIP's MEMP_NUM_TCP_PCB default on the Pico W
+TCP_LIMIT = const(5)  # lwIP's MEMP_NUM_TCP_PCB default, stock MicroPython on the Pico W
+# Tidebox's own firmware sets MEMP_NUM_TCP_PCB to 16 (boards/PICO_W_ROMFS/mpconfigboard.h). The box
+# serves up to 14 connections at once, so that lwIP has room for a closing one or two; of them up to
+# 10 are requests waiting for a change (8 phones, the table screen and one to spare), so that 4
+# are always free for joins, moves, the page and the captive portal.
+SHIPPED_LIMIT = const(14)
+SHIPPED_HOLDS = const(10)
+HOLD_MS = const(20000)  # a phone's browser gives up on a request after 30 s or more
+FREE_FOR_REQUESTS = const(4)  # a gate with room for more keeps this many out of the waiting ones
+
+
+SHIPPED_MARK = "(Tidebox)"  # in the board name (sys.implementation._machine) on Tidebox's firmware
+
+
+def shipped_gate(wait=False):
+    """The gate of a box on Tidebox's own firmware (or emulating it: the host board)."""
+    return ConnectionGate(SHIPPED_LIMIT, wait, SHIPPED_HOLDS)
+
+
+def pico_gate(machine):
+    """A Pico's gate, told at boot by the board's name: on Tidebox's firmware phones wait for a
+    change; on stock MicroPython (the bundle as .mpy files) lwIP has its 5 and they poll."""
+    return shipped_gate() if SHIPPED_MARK in machine else ConnectionGate()
 
 
 class ConnectionGate:
-    def __init__(self, limit=TCP_LIMIT, wait=False):
+    def __init__(self, limit=TCP_LIMIT, wait=False, holds=0, hold_ms=HOLD_MS):
         self.limit = limit
         self.wait = wait
+        self.holds = holds  # requests that may wait for a change at once (0: every phone polls)
+        self.hold_ms = hold_ms  # ... each answered "unchanged" after this long at most
         self.active = 0
         self.peak = 0
         self.waited = 0  # connections that had to wait for a slot

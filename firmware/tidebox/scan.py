@@ -7,8 +7,10 @@ from micropython import const
 
 KEPT_HEADERS = (b"content-length", b"content-type", b"x-seat-token")  # the request headers used here
 # A phone's poll is answered before microdot (see transport.BoxServer.serve) when its request line is exactly
-# this, then nothing or "?v=" and up to _VERSION_DIGITS digits, then " HTTP/1.0" or " HTTP/1.1".
+# this, then nothing or "?v=" and up to _VERSION_DIGITS digits (and then "&wait=1": the phone waits
+# for a change, see waits), then " HTTP/1.0" or " HTTP/1.1".
 _STATE = b"GET /api/state"
+_WAIT = b"&wait=1"
 _VERSION_DIGITS = const(9)  # a longer number is left to microdot (and would not be a small int)
 NOT_STATE = const(-2)  # state_request(): not a request answered before microdot
 FULL_VIEW = const(-1)  # ... the state without a version that could be the box's: the whole view
@@ -121,11 +123,18 @@ def scan(slot, end):
     return plain
 
 
+def waits(buf):
+    """Whether the state request at the start of buf (one state_request() read as a version) asks
+    to wait for a change: `?v=N&wait=1`."""
+    return buf.find(_WAIT, len(_STATE) + 4, len(_STATE) + 3 + _VERSION_DIGITS + len(_WAIT)) > 0
+
+
 def state_request(buf):
-    """What the request line at the start of buf asks for: N for `GET /api/state?v=N HTTP/1.x`, N
-    written as str(N) would write it (the route compares the text with the box's version);
-    FULL_VIEW for `GET /api/state HTTP/1.x`, or a v with a leading zero (never the version's text);
-    NOT_STATE for anything else (other queries, a v of no or too many digits): microdot's to read."""
+    """What the request line at the start of buf asks for: N for `GET /api/state?v=N HTTP/1.x` (or
+    `?v=N&wait=1 HTTP/1.x`), N written as str(N) would write it (the route compares the text with
+    the box's version); FULL_VIEW for `GET /api/state HTTP/1.x`, or a v with a leading zero (never
+    the version's text); NOT_STATE for anything else (other queries, a v of no or too many digits):
+    microdot's to read."""
     at = len(_STATE)
     if buf.find(_STATE, 0, at) != 0:
         return NOT_STATE
@@ -145,6 +154,10 @@ def state_request(buf):
             return NOT_STATE
         if buf[first] == 48 and at - first > 1:
             version = FULL_VIEW  # a leading zero: microdot compares the text, "05" is not "5"
+        if buf[at] == 38:  # "&"
+            if buf.find(_WAIT, at, at + len(_WAIT)) != at:
+                return NOT_STATE
+            at += len(_WAIT)
     if buf.find(b" HTTP/1.", at, at + 8) != at or buf[at + 8] not in (48, 49):
         return NOT_STATE
     at += 9

@@ -5,8 +5,11 @@
 # request's head before microdot is tidebox/scan.py's; what it does below asyncio's streams is
 # tidebox/asyncio_shim.py's.
 #
-# The Pico W's lwIP serves only 5 TCP connections at once, for up to 8 phones, so every request is
-# short: no streams, `Connection: close`, and a poll that finds nothing new gets a tiny answer.
+# Every request is short: no streams, `Connection: close`, and a poll that finds nothing new gets a
+# tiny answer. A phone may instead wait for a change (`?v=N&wait=1`): its request is held until the
+# version moves past N or 20 s pass (gate.HOLD_MS), where the gate allows it (gate.holds: lwIP on
+# Tidebox's firmware serves 16 connections; on stock MicroPython 5 for up to 8 phones, so every
+# phone polls there).
 #
 # What it relies on in microdot (and nowhere else in the firmware): `Request.create(app, stream_in,
 # stream_out, peername)`, `Microdot.dispatch_request(request)`, `Response.write(stream)`,
@@ -23,7 +26,7 @@ from microdot import Microdot, Request
 from tidebox import views
 from tidebox.asyncio_shim import close_now, readable, write_now
 from tidebox.memory import REQUESTS, VIEWS
-from tidebox.scan import KEPT_HEADERS, NOT_STATE, head_end, put_number, scan, state_request
+from tidebox.scan import KEPT_HEADERS, NOT_STATE, head_end, put_number, scan, state_request, waits
 
 TOKEN_HEADER = "X-Seat-Token"
 REQUEST_MS = 5000  # a client that has not sent its whole request by then is cut off (slow clients)
@@ -59,6 +62,13 @@ class BoxServer(Microdot):
     W): the others wait in the network stack's queue, in the order they came, so a client that
     reconnects at once cannot jump it, and waiting costs no heap.
 
+    A phone that asks to wait for a change (`?v=N&wait=1`, N the box's version) is held, its
+    connection and slot kept, until the version moves (box_changed, called at every change, or the
+    reaper's look) and is then answered like a poll: its view built when it is sent, for the seat
+    its token names then. It is answered "unchanged" after gate.hold_ms, when more than gate.holds
+    wait (the one that waited longest), and when every connection is taken; the phone asks again.
+    Where gate.holds is 0 (stock firmware) it is answered at once, as a poll.
+
     Most requests are a phone asking whether anything changed (`GET /api/state?v=N`, eight phones
     once a second each). Its head is read into the connection's preallocated buffer; when the
     version is the box's, the prebuilt answer (microdot's own answer, made once per version) is
@@ -72,7 +82,9 @@ class BoxServer(Microdot):
         super().__init__()
         self.gate = gate
         self.answering = asyncio.Lock()
-        self.slots = [_Slot() for _ in range(gate.limit)]  # one per connection served at once
+        # One per connection served at once: as many as are read at once made now, and one for each
+        # waiting request when it first comes (take_slot).
+        self.slots = [_Slot() for _ in range(gate.limit - gate.holds)]
         self.accepted = 0  # connections accepted but not yet through the gate
         self.served = 0  # requests served so far, and how many of them were idle polls: what
         self.idle_served = 0  # tidebox/collect.py decides by
@@ -88,6 +100,10 @@ class BoxServer(Microdot):
         self.view_head = None  # microdot's head of a full view, cut around its length (answer_view)
         self.current = None  # the slot of the request being answered (one at a time)
         self.fast = True  # answer idle polls and find the token in the read bytes (tests compare with off)
+        self.held = 0  # requests waiting for a change now
+        self.held_peak = 0
+        self.held_served = 0  # ... and answered so far
+        self.moved = None  # the asyncio.Event they wait on (made at the first)
 
     async def start_server(self, host="0.0.0.0", port=80, debug=False, ssl=None):
         """Accept connections (no TLS) and serve each in its own task. Where the gate limits the
@@ -179,7 +195,7 @@ class BoxServer(Microdot):
             if not slot.busy:
                 slot.busy = True
                 return slot
-        slot = _Slot()  # more connections at once than the gate lets through (direct calls)
+        slot = _Slot()  # a connection more than ever before at once (kept: the next one reuses it)
         slot.busy = True
         self.slots.append(slot)
         return slot
@@ -212,6 +228,8 @@ class BoxServer(Microdot):
                 polled = NOT_STATE
                 if end and self.fast and self.idle_response is not None and scan(slot, end):
                     polled = state_request(slot.buf)
+                if polled >= 0 and polled == self.box.version and self.gate.holds and waits(buf):
+                    await self.hold(slot, polled)
                 if polled >= 0 and polled == self.box.version:
                     request = _IDLE
                     self.idle_served += 1
@@ -269,6 +287,46 @@ class BoxServer(Microdot):
                     pass
         finally:
             slot.busy = False
+
+    async def hold(self, slot, version):
+        """Keeps the request in `slot` until the box's version is no longer `version` or the request
+        is let go (see let_go)."""
+        if self.moved is None:
+            self.moved = asyncio.Event()
+        slot.task = None  # read: no longer the reaper's to cut off as slow
+        slot.held = version
+        slot.started = time.ticks_ms()
+        self.held += 1
+        if self.held > self.held_peak:
+            self.held_peak = self.held
+        try:
+            if self.held > self.gate.holds:
+                self.let_go_oldest()
+            while slot.held >= 0 and self.box.version == version:
+                await self.moved.wait()
+        finally:
+            slot.held = -1
+            self.held -= 1
+        self.held_served += 1
+
+    def box_changed(self):
+        """Called after every change of the box: the waiting requests are answered."""
+        if self.held:
+            self.wake()
+
+    def wake(self):
+        self.moved.set()
+        self.moved.clear()  # (the woken tasks are on their way; the next wait waits)
+
+    def let_go_oldest(self):
+        """Answers the request that has waited longest, to make room."""
+        oldest = None
+        for slot in self.slots:
+            if slot.held >= 0 and (oldest is None or time.ticks_diff(oldest.started, slot.started) > 0):
+                oldest = slot
+        if oldest is not None:
+            oldest.held = -1
+            self.wake()
 
     async def build_idle_answer(self):
         """The answer to a poll that finds nothing new, written by microdot as the state route
@@ -347,6 +405,22 @@ class BoxServer(Microdot):
             full = self.gate.active >= self.gate.limit
             for slot in self.slots:
                 _reap(slot, now, full, held)
+            if self.held:
+                self.reap_held(now, full)
+
+    def reap_held(self, now, full):
+        """Lets go of the requests that have waited gate.hold_ms, and of the longest-waiting one when
+        every connection is taken; and answers them all if the version moved without box_changed."""
+        wake = False
+        for slot in self.slots:
+            if slot.held >= 0 and (slot.held != self.box.version
+                                   or time.ticks_diff(now, slot.started) > self.gate.hold_ms):
+                slot.held = -1
+                wake = True
+        if full:
+            self.let_go_oldest()
+        if wake:
+            self.wake()
 
 
 _IDLE = object()  # serve(): the request is an idle poll, answered with the prebuilt answer
@@ -381,6 +455,7 @@ class _Slot:
         # (a head too large for buf), microdot's header is used instead.
         self.token_at = 0
         self.token_len = -1
+        self.held = -1  # the version the request waits to see move on (-1: not waiting)
 
 
 class _Collect:

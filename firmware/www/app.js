@@ -9,7 +9,6 @@
   var api = T.api, el = T.el, fill = T.fill, setText = T.setText, show = T.show, $ = T.$;
   var load = T.load, store = T.store, saveCsv = T.saveCsv, need = T.need, useStyle = T.useStyle;
   var TOKEN_KEY = 'tidebox.token';
-  var POLL_MS = 1000; // about once a second while the page is visible
   var HIDDEN_MS = 5000; // a phone in a pocket asks less often
 
   var GAMES = T.games; // each game's part registers here once it has come from the box (need, below)
@@ -38,11 +37,13 @@
     clearTimeout(pollTimer);
     if (polling) return;
     polling = true;
-    api('GET', '/api/state' + (S && ver != null ? '?v=' + ver : '')).then(function (r) {
+    T.follow(S ? ver : null).then(function (r) {
       var d = r.data;
-      var next = POLL_MS;
+      var next = r.next;
       polling = false;
-      if (r.status === 200 && typeof d.v === 'number' && r.token !== token) {
+      if (r.cut) {
+        next = 0; // a wait given up or cut short: asked again at once (kit.js: as a poll)
+      } else if (r.status === 200 && typeof d.v === 'number' && r.token !== token) {
         ver = null; // asked as another seat (the token changed meanwhile): ask again as this one
         next = 0;
       } else if (r.status === 200 && typeof d.v === 'number') {
@@ -70,18 +71,27 @@
       pollTimer = setTimeout(poll, next);
     });
   }
-  // Something changed on our side: fetch the whole state as soon as possible.
+  // Something changed on our side: fetch the whole state as soon as possible. A wait out for this
+  // seat comes back by itself once the box has taken the change; one asked as another seat (before a
+  // join or a leave) is given up.
   function refresh() {
     ver = null;
+    T.stopWaiting(token);
     if (polling) again = true; else poll();
   }
   function wake() {
     if (!document.hidden) poll();
   }
+  // Back in view, or back on the network: a wait out since before may have died with the Wi-Fi
+  // unnoticed, so it is given up and the box asked at once.
+  function back() {
+    if (document.hidden) return;
+    if (!T.stopWaiting()) poll();
+  }
   window.addEventListener('focus', wake);
-  window.addEventListener('online', wake);
-  window.addEventListener('pageshow', wake);
-  document.addEventListener('visibilitychange', wake);
+  window.addEventListener('online', back);
+  window.addEventListener('pageshow', back);
+  document.addEventListener('visibilitychange', back);
 
   function failure(r) {
     if (r.data.error) return r.data.error;

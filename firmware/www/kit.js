@@ -7,6 +7,7 @@
   var T = window.Tidebox = {};
   function pts(n) { return n + (n === 1 ? ' point' : ' points'); }
   var TIMEOUT_MS = 6000; // a request the box never answers counts as an error
+  var WAIT_TIMEOUT_MS = 30000; // ... and one waiting for a change, which the box answers within 20 s
   // The seat token sent with every request: the phones' page sets it (the table screen has none).
   T.seat = function () { return null; };
   function $(id) { return document.getElementById(id); }
@@ -111,13 +112,70 @@
     }
     send(job[0], job[1], job[2], job[4]).then(done);
   }
+  // The box's next change: `GET /api/state?v=N&wait=1`, which the box holds until its version moves
+  // past N (then the whole view), or answers {"v": N} after a while; on stock firmware at once.
+  // Sent beside the queue, so that a move is never stuck behind it. Returns {answer: a promise like
+  // api's, token: the seat it was asked for, at: when, abort()}: an aborted one resolves status 0.
+  function waitChange(ver) {
+    var ctl = typeof AbortController === 'function' ? new AbortController() : null;
+    return {
+      answer: send('GET', '/api/state?v=' + ver + '&wait=1', null, false, ctl, WAIT_TIMEOUT_MS),
+      token: T.seat(),
+      at: Date.now(),
+      abort: function () { if (ctl) ctl.abort(); }
+    };
+  }
+  // Following the box: the next answer about its state, for the version `ver` the page has (null:
+  // the whole view). It waits for a change where it can; a wait cut short (the box restarting, a
+  // captive-portal sheet that drops held requests) is answered with r.cut, and the next few asks
+  // are plain polls before waiting again. r.next: how long to leave before the next ask (a change
+  // waited for: none; the box answered a wait at once, as stock firmware does: a poll's second).
+  var POLL_MS = 1000;
+  var waiting = null; // the wait now out, if any
+  var cuts = 0; // waits cut short in a row
+  var pollsLeft = 0; // plain polls to make before waiting again
+  function follow(ver) {
+    if (ver == null || pollsLeft > 0) {
+      if (ver != null) pollsLeft -= 1;
+      return api('GET', '/api/state' + (ver != null ? '?v=' + ver : '')).then(function (r) {
+        r.next = POLL_MS;
+        return r;
+      });
+    }
+    var w = waiting = waitChange(ver);
+    return w.answer.then(function (r) {
+      waiting = null;
+      if (w.aborted) {
+        r.cut = true;
+      } else if (r.status === 200) {
+        cuts = 0;
+        r.next = 'box' in r.data || Date.now() - w.at >= POLL_MS ? 0 : POLL_MS;
+        return r;
+      } else {
+        cuts += 1;
+        pollsLeft = 5 * Math.min(cuts, 12);
+        r.cut = true;
+      }
+      r.next = 0;
+      return r;
+    });
+  }
+  // Gives up the wait now out (when `token` is given: only if it was asked for another seat); true
+  // if there was one. Its answer comes back with r.cut.
+  function stopWaiting(token) {
+    if (!waiting || (arguments.length && waiting.token === token)) return false;
+    waiting.aborted = true;
+    waiting.abort();
+    return true;
+  }
+  function isWaiting() { return !!waiting; }
   // Resolves {status, data, text, token}; status 0 means the box could not be reached; data is the
   // answer's JSON object ({} if it is none), text the answer as it came; token is the seat token the
   // request was sent with.
-  function send(method, path, body, binary) {
+  function send(method, path, body, binary, ctl, timeout) {
     var sent = T.seat();
-    var ctl = typeof AbortController === 'function' ? new AbortController() : null;
-    var timer = setTimeout(function () { if (ctl) ctl.abort(); }, TIMEOUT_MS);
+    if (!ctl) ctl = typeof AbortController === 'function' ? new AbortController() : null;
+    var timer = setTimeout(function () { if (ctl) ctl.abort(); }, timeout || TIMEOUT_MS);
     var headers = {};
     var opts = { method: method, headers: headers, cache: 'no-store' };
     if (sent) headers['X-Seat-Token'] = sent;
@@ -244,6 +302,6 @@
  // each game's part of the page registers here once it has come from the box
   T.api = api; T.el = el; T.fill = fill; T.setText = setText; T.show = show; T.pts = pts;
   T.list = list; T.sheet = sheet; T.printButton = printButton; T.$ = $; T.load = load;
-  T.store = store; T.saveCsv = saveCsv;
+  T.store = store; T.saveCsv = saveCsv; T.follow = follow; T.stopWaiting = stopWaiting; T.isWaiting = isWaiting;
   T.nightOf = nightOf; T.need = need; T.style = style; T.useStyle = useStyle; T.nightItem = nightItem; T.byPoints = byPoints;
 })();

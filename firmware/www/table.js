@@ -33,33 +33,43 @@
     show('net', on);
     document.body.classList.toggle('offline', on);
   }
+  // Follows the box's state (waiting for each change where the box lets it: kit.js follow).
   function tick() {
-    api('GET', '/api/state' + (S && ver != null ? '?v=' + ver : '')).then(function (r) {
+    T.follow(S ? ver : null).then(function (r) {
       var d = r.data;
-      if (r.status === 200 && typeof d.v === 'number') {
+      var next = r.next;
+      if (r.cut) {
+        next = 0;
+      } else if (r.status === 200 && typeof d.v === 'number') {
         if (fails) codesShown = false; // after a restart or a power cut: the codes and the panel again
         if (fails) frame = null;
         fails = 0;
         offline(false);
-        var moved = 'box' in d;
-        if (moved) {
+        if ('box' in d) {
           S = d;
           ver = d.v;
           render();
+          panel(); // the box's screen has most likely changed with it
         } else if (!S || d.v !== ver) {
           ver = null;
+          next = 0;
         }
-        // The panel is asked for when the box changed, every tick while it is shown large, and every
-        // third tick in its corner: each ask is a connection of the box's five, and a request the
-        // box answers through microdot costs its core about twice a poll's time (make bench-pico).
-        ticks += 1;
-        if (moved || ticks % PANEL_TICKS === 0 || bigPanel) return panel();
+      } else {
+        fails += 1;
+        if (fails > 1) offline(true);
+        next = 3000;
       }
-      fails += 1;
-      if (fails > 1) offline(true);
-    }).then(function () {
-      setTimeout(tick, fails ? 3000 : POLL_MS);
+      setTimeout(tick, next);
     });
+  }
+  // The panel's copy between changes (the reader's presses move the box's screen, not always its
+  // state): every PANEL_TICKS seconds in its corner, every second while it is shown large. Each ask
+  // is a connection, and a request the box answers through microdot costs its core about twice a
+  // poll's time (make bench-pico).
+  function panelTick() {
+    ticks += 1;
+    if (!fails && (bigPanel || ticks % PANEL_TICKS === 0)) panel();
+    setTimeout(panelTick, POLL_MS);
   }
   // The box's panel; 204 when the frame on screen is still the one shown.
   function panel() {
@@ -166,6 +176,9 @@
     navigator.wakeLock.request('screen').catch(function () { /* refused: the screen may sleep */ });
   }
   document.addEventListener('visibilitychange', stayAwake);
+  // Shown again: a wait out since before may have died unnoticed; given up, the box is asked anew.
+  document.addEventListener('visibilitychange', function () { if (!document.hidden) T.stopWaiting(); });
   stayAwake();
   tick();
+  panelTick();
 })();

@@ -6,11 +6,12 @@
 # emulate programming the flash chip).
 import framebuf
 import os
+import sys
 import binascii
 import machine
 
 import pico_common as pc
-from tidebox.gate import ConnectionGate
+from tidebox.gate import pico_gate
 
 NAME = "pico_w_emu"
 WIDTH = 128
@@ -93,7 +94,7 @@ class Board:
         self.buzzer = pc.Buzzer(self.settings["buzzer"])
         self.radio = Radio()
         self.watchdog = pc.Watchdog()
-        self.tcp_gate = ConnectionGate()
+        self.tcp_gate = pico_gate(sys.implementation._machine)  # as the shipped box: by its name
         self.storage_dir = "/data"
         self.http_port = 80
         self.http_host = "0.0.0.0"
