@@ -11,11 +11,12 @@ polls, and at the end of each test every phone's whole view. At least 10,000 req
 
 import json
 import os
+import socket
 import string
 from pathlib import Path
 
 import pytest
-from boxrig import BoxProcess
+from boxrig import BoxProcess, wait_until
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +34,7 @@ BUDGET = {
     "revealed": 1500,
 }
 SENT = {}  # test -> requests sent, for the total check at the end
+HOLDS = 10  # tidebox/gate.py SHIPPED_HOLDS: requests the box keeps waiting for a change at once
 
 
 def fuzz_settings(name):
@@ -547,3 +549,69 @@ def test_refused_names_leave_no_lasting_heap(lobby):
         reply = send(lobby, "heap", fuzzing.build_request("POST", "/api/join", {"name": name}))
         assert reply.status == 400, reply
     assert live_heap(box) - before < 2048
+
+
+# ---------------------------------------------------------------- phones waiting that never read
+
+
+def test_held_requests_that_never_read_change_nothing_and_carry_only_their_own_seat(sim_tree,
+                                                                                    tmp_path_factory):
+    """Requests waiting for a change (`?v=N&wait=1`), one for every seat, the table screen's, a
+    foreign and a reversed token, more than the box holds, each on a socket that never reads while
+    hostile requests arrive. Nothing changes; the one real change answers them all, and each answer
+    is byte for byte the view a plain request with the same token gets (no other seat's allocation);
+    the held ones are let go, and the heap is as before."""
+    box = BoxProcess(sim_tree, tmp_path_factory.mktemp("held") / "state").start()
+    try:
+        box.choose()
+        tokens = fuzzing.seat_table(box)
+        fuzzing.start_game(box, timer_off=True)
+        assert box.press("C") == "allocate"
+        for seat, allocation in enumerate([[4, 1, 2], [3, 1, 3], [1, 3, 3], [7, 0, 0]]):
+            box.allocate(tokens[seat], allocation)
+        table = Table(box, tokens)
+        waits = [tokens[s] for s in sorted(tokens)] + [None, "f" * 32, tokens[0][::-1]]
+        held = []
+        for token in waits:
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+            s.settimeout(20)
+            s.connect(("127.0.0.1", box.port))
+            s.sendall(fuzzing.build_request("GET", "/api/state?v=%d&wait=1" % table.version, token=token))
+            held.append(s)
+        for hostile in [
+            fuzzing.build_request("POST", "/api/move", {"move": "allocate", "args": {"allocation": [1, 6]}},
+                                  tokens[5][1:]),
+            fuzzing.build_request("GET", "/api/state?v=%d&wait=2" % table.version, token=tokens[1]),
+            fuzzing.build_request("GET", "/api/state?wait=1&v=%d" % table.version, token=tokens[2]),
+            fuzzing.build_request("GET", "/api/state?v=%d&wait=1" % (table.version - 1), token=tokens[3]),
+            fuzzing.build_request("POST", "/api/state?v=%d&wait=1" % table.version, {}, tokens[4]),
+            fuzzing.build_request("POST", "/api/move", b'{"move": "allocate", "pad": "' + b"a" * 4096 + b'"}',
+                                  tokens[6]),
+        ] * 10:
+            send(table, "held", hostile)
+        status = box.status()
+        assert 0 < status["held"] <= HOLDS and status["held_peak"] <= HOLDS + 1
+        before = table.version
+        box.allocate(tokens[4], [2, 2, 3])  # the real change
+        table.freeze()
+        wait_until(lambda: box.status()["held"] == 0, "every waiting request answered", timeout=20)
+        views = dict(zip([None] + [tokens[s] for s in sorted(tokens)], table.views))
+        for token, s in zip(waits, held):
+            answer = fuzzing.Reply(read_all(s), None)
+            if answer.json() == {"v": before}:
+                continue  # let go to make room before the change: "unchanged"
+            assert answer.status == 200 and answer.body == views.get(token, views[None]), token
+        assert live_heap(box) - table.heap < 4096
+    finally:
+        box.stop()
+
+
+def read_all(s):
+    out = b""
+    while True:
+        piece = s.recv(65536)
+        if not piece:
+            s.close()
+            return out
+        out += piece

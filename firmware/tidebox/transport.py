@@ -82,9 +82,9 @@ class BoxServer(Microdot):
         super().__init__()
         self.gate = gate
         self.answering = asyncio.Lock()
-        # One per connection served at once: as many as are read at once made now, and one for each
-        # waiting request when it first comes (take_slot).
-        self.slots = [_Slot() for _ in range(gate.limit - gate.holds)]
+        # One per connection served at once, waiting ones included, made at boot while the heap is
+        # whole: 1 KB each, never moved, reused by every request.
+        self.slots = [_Slot() for _ in range(gate.limit)]
         self.accepted = 0  # connections accepted but not yet through the gate
         self.served = 0  # requests served so far, and how many of them were idle polls: what
         self.idle_served = 0  # tidebox/collect.py decides by
@@ -195,7 +195,7 @@ class BoxServer(Microdot):
             if not slot.busy:
                 slot.busy = True
                 return slot
-        slot = _Slot()  # a connection more than ever before at once (kept: the next one reuses it)
+        slot = _Slot()  # more connections at once than the gate lets through (direct calls)
         slot.busy = True
         self.slots.append(slot)
         return slot
