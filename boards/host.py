@@ -310,7 +310,7 @@ class Board:
         if _env("TIDEBOX_LWIP", "tidebox") == "stock":
             self.tcp_gate = ConnectionGate(TCP_LIMIT, wait=True)
         else:
-            self.tcp_gate = shipped_gate(wait=True)
+            self.tcp_gate = shipped_gate()
             self.tcp_gate.hold_ms = int(_env("TIDEBOX_HOLD_MS", str(self.tcp_gate.hold_ms)))
         self.storage_dir = _env("TIDEBOX_STATE_DIR", "sim_state")
         self.http_port = int(_env("TIDEBOX_PORT", "8080"))

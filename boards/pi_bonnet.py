@@ -262,7 +262,7 @@ class Board:
     name = NAME
 
     def __init__(self, settings, display, buttons, radio=None, watchdog=None, storage_dir=STORAGE_DIR):
-        from tidebox.gate import FREE_FOR_REQUESTS, ConnectionGate
+        from tidebox.gate import shipped_gate
 
         self.settings = settings
         self.clock = Clock()
@@ -275,9 +275,8 @@ class Board:
         self.crashed_tasks = 0
         # No lwIP here: the gate bounds the connections read at once, the rest wait in the kernel's
         # listen queue in order, costing the box nothing (boards/README.md, the Pi's tcp_gate).
-        # All but FREE_FOR_REQUESTS of them may be phones waiting for a change.
-        limit = settings["connections"]
-        self.tcp_gate = ConnectionGate(limit, wait=True, holds=max(0, limit - FREE_FOR_REQUESTS))
+        # Besides them, phones waiting for a change, as on Tidebox's firmware.
+        self.tcp_gate = shipped_gate(settings["connections"])
         self.storage_dir = storage_dir
         self.http_port = settings["http_port"]
         self.http_host = "0.0.0.0"

@@ -1,26 +1,23 @@
-# Counts the TCP connections being served (active, peak) and says how many of them may be phones
-# waiting for a change (holds). On the Pico W, lwIP itself limits the connections, so the gate only
-# counts; the host board sets `wait` to emulate that limit: the next connection waits for a free
-# slot. (MicroPython's asyncio has no Semaphore; a short sleep-poll is plenty here.)
+# Counts the TCP connections being read and answered (active, peak) and says how many more may be
+# phones waiting for a change (holds; a waiting request is off the gate until it is answered). Where
+# `wait` is set the next connection waits for a free slot: lwIP's accept queue keeps it meanwhile
+# (the host board emulates that). (MicroPython's asyncio has no Semaphore; a short sleep-poll is
+# plenty here.)
 from micropython import const
 
-TCP_LIMIT = const(5)  # lwIP's MEMP_NUM_TCP_PCB default, stock MicroPython on the Pico W
-# Tidebox's own firmware sets MEMP_NUM_TCP_PCB to 16 (boards/PICO_W_ROMFS/mpconfigboard.h). The box
-# serves up to 14 connections at once, so that lwIP has room for a closing one or two; of them up to
-# 10 are requests waiting for a change (8 phones, the table screen and one to spare), so that 4
-# are always free for joins, moves, the page and the captive portal.
-SHIPPED_LIMIT = const(14)
+TCP_LIMIT = const(5)  # lwIP's MEMP_NUM_TCP_PCB default, stock MicroPython on the Pico W: read at once
+# Tidebox's own firmware sets MEMP_NUM_TCP_PCB to 16 (boards/PICO_W_ROMFS/mpconfigboard.h): 5 read at
+# once, up to 10 waiting for a change (8 phones, the table screen and one to spare), and one more
+# for lwIP to close.
 SHIPPED_HOLDS = const(10)
-HOLD_MS = const(20000)  # a phone's browser gives up on a request after 30 s or more
-FREE_FOR_REQUESTS = const(4)  # a gate with room for more keeps this many out of the waiting ones
-
-
+HOLD_MS = const(20000)  # a waiting request is answered "unchanged" after this long (browsers wait 30 s+)
 SHIPPED_MARK = "(Tidebox)"  # in the board name (sys.implementation._machine) on Tidebox's firmware
 
 
-def shipped_gate(wait=False):
-    """The gate of a box on Tidebox's own firmware (or emulating it: the host board)."""
-    return ConnectionGate(SHIPPED_LIMIT, wait, SHIPPED_HOLDS)
+def shipped_gate(limit=TCP_LIMIT):
+    """The gate of a box on Tidebox's own firmware (or emulating it: the host board; the Pi reads more
+    at once)."""
+    return ConnectionGate(limit, True, SHIPPED_HOLDS)
 
 
 def pico_gate(machine):

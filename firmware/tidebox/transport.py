@@ -62,12 +62,13 @@ class BoxServer(Microdot):
     W): the others wait in the network stack's queue, in the order they came, so a client that
     reconnects at once cannot jump it, and waiting costs no heap.
 
-    A phone that asks to wait for a change (`?v=N&wait=1`, N the box's version) is held, its
-    connection and slot kept, until the version moves (box_changed, called at every change, or the
-    reaper's look) and is then answered like a poll: its view built when it is sent, for the seat
-    its token names then. It is answered "unchanged" after gate.hold_ms, when more than gate.holds
-    wait (the one that waited longest), and when every connection is taken; the phone asks again.
-    Where gate.holds is 0 (stock firmware) it is answered at once, as a poll.
+    A phone that asks to wait for a change (`?v=N&wait=1`, N the box's version) is held until the
+    version moves (box_changed, called at every change, or the reaper's look), and is then answered
+    like a poll: its view built when it is sent, for the seat its token names then. While it waits
+    it keeps only its connection and its token: its slot and its place at the gate go to the next
+    request. It is answered "unchanged" after gate.hold_ms, and when more than gate.holds wait (the
+    one that waited longest); the phone asks again. Where gate.holds is 0 (stock firmware) it is
+    answered at once, as a poll.
 
     Most requests are a phone asking whether anything changed (`GET /api/state?v=N`, eight phones
     once a second each). Its head is read into the connection's preallocated buffer; when the
@@ -82,9 +83,10 @@ class BoxServer(Microdot):
         super().__init__()
         self.gate = gate
         self.answering = asyncio.Lock()
-        # One per connection served at once, waiting ones included, made at boot while the heap is
-        # whole: 1 KB each, never moved, reused by every request.
+        # One per connection read at once, made at boot while the heap is whole and reused by every
+        # request; and one more that the woken requests are answered from, one at a time.
         self.slots = [_Slot() for _ in range(gate.limit)]
+        self.woken = _Slot() if gate.holds else None
         self.accepted = 0  # connections accepted but not yet through the gate
         self.served = 0  # requests served so far, and how many of them were idle polls: what
         self.idle_served = 0  # tidebox/collect.py decides by
@@ -100,8 +102,8 @@ class BoxServer(Microdot):
         self.view_head = None  # microdot's head of a full view, cut around its length (answer_view)
         self.current = None  # the slot of the request being answered (one at a time)
         self.fast = True  # answer idle polls and find the token in the read bytes (tests compare with off)
-        self.held = 0  # requests waiting for a change now
-        self.held_peak = 0
+        self.waits = []  # the requests waiting for a change now (_Wait)
+        self.held_peak = 0  # ... at most at once
         self.held_served = 0  # ... and answered so far
         self.moved = None  # the asyncio.Event they wait on (made at the first)
 
@@ -228,13 +230,20 @@ class BoxServer(Microdot):
                 polled = NOT_STATE
                 if end and self.fast and self.idle_response is not None and scan(slot, end):
                     polled = state_request(slot.buf)
+                held = None
                 if polled >= 0 and polled == self.box.version and self.gate.holds and waits(buf):
-                    await self.hold(slot, polled)
+                    held = _Wait(polled, bytes(slot.view[slot.token_at:slot.token_at + slot.token_len]))
+                    slot.task = None
+                    slot.busy = False  # the slot is the next request's while this one waits
+                    slot = None
+                    await self.hold(held)
                 if polled >= 0 and polled == self.box.version:
                     request = _IDLE
                     self.idle_served += 1
                     if self.idle_version != self.box.version:
                         await self.build_idle_answer()
+                elif held is not None:
+                    request = held  # its view, answered below in turn, from the woken slot
                 elif polled != NOT_STATE:
                     request = _VIEW  # answered below, in turn with the requests microdot answers
                 else:
@@ -248,7 +257,8 @@ class BoxServer(Microdot):
             except Exception:  # noqa: BLE001 - unreadable request: microdot answers 400 for None
                 request = None
             finally:
-                slot.task = None  # read (or cut off): no longer the reaper's
+                if slot is not None:
+                    slot.task = None  # read (or cut off): no longer the reaper's
             try:
                 if request is _IDLE:
                     answer = self.idle_answer
@@ -263,7 +273,9 @@ class BoxServer(Microdot):
                     async with self.answering:
                         self.current = slot
                         try:
-                            if request is _VIEW:
+                            if isinstance(request, _Wait):
+                                request = await self.answer_view(self.woken_slot(request), None, stream_out)
+                            elif request is _VIEW:
                                 request = await self.answer_view(slot, stream_in, stream_out)
                             if request is not _VIEW:
                                 response = await self.dispatch_request(request)
@@ -286,47 +298,54 @@ class BoxServer(Microdot):
                 except OSError:
                     pass
         finally:
-            slot.busy = False
+            if slot is not None:
+                slot.busy = False
 
-    async def hold(self, slot, version):
-        """Keeps the request in `slot` until the box's version is no longer `version` or the request
-        is let go (see let_go)."""
+    async def hold(self, wait):
+        """Keeps the request waiting until the box's version is no longer the one it has or it is
+        let go (reap_held, let_go). Off the gate meanwhile: it is not being read or answered."""
         if self.moved is None:
             self.moved = asyncio.Event()
-        slot.task = None  # read: no longer the reaper's to cut off as slow
-        slot.held = version
-        slot.started = time.ticks_ms()
-        self.held += 1
-        if self.held > self.held_peak:
-            self.held_peak = self.held
+        self.gate.leave()
+        self.waits.append(wait)
+        if len(self.waits) > self.held_peak:
+            self.held_peak = len(self.waits)
         try:
-            if self.held > self.gate.holds:
-                self.let_go_oldest()
-            while slot.held >= 0 and self.box.version == version:
+            if len(self.waits) > self.gate.holds:
+                self.let_go(self.waits[0])  # the one that waited longest
+            while wait.version >= 0 and self.box.version == wait.version:
                 await self.moved.wait()
         finally:
-            slot.held = -1
-            self.held -= 1
+            self.waits.remove(wait)
+            self.gate.enter()
         self.held_served += 1
+
+    @property
+    def held(self):
+        """How many requests wait for a change now."""
+        return len(self.waits)
 
     def box_changed(self):
         """Called after every change of the box: the waiting requests are answered."""
-        if self.held:
+        if self.waits:
             self.wake()
 
     def wake(self):
         self.moved.set()
         self.moved.clear()  # (the woken tasks are on their way; the next wait waits)
 
-    def let_go_oldest(self):
-        """Answers the request that has waited longest, to make room."""
-        oldest = None
-        for slot in self.slots:
-            if slot.held >= 0 and (oldest is None or time.ticks_diff(oldest.started, slot.started) > 0):
-                oldest = slot
-        if oldest is not None:
-            oldest.held = -1
-            self.wake()
+    def let_go(self, wait):
+        wait.version = -1
+        self.wake()
+
+    def woken_slot(self, wait):
+        """The slot a woken request is answered from (answering held), its token put back in place."""
+        slot = self.woken
+        size = len(wait.token)
+        slot.buf[:size] = wait.token
+        slot.token_at = 0
+        slot.token_len = size
+        return slot
 
     async def build_idle_answer(self):
         """The answer to a poll that finds nothing new, written by microdot as the state route
@@ -357,6 +376,8 @@ class BoxServer(Microdot):
             if self.view_head is None:
                 await self.build_view_head()
         except Exception:  # noqa: BLE001 - e.g. a MemoryError: microdot's route and error handlers decide
+            if stream_in is None:
+                raise  # a woken request: its head is gone (serve() says what the phone is told)
             head = _Head(stream_in, bytes(slot.view[:slot.used]))
             return await Request.create(self, head, stream_out, stream_out.get_extra_info("peername"))
         before, after = self.view_head
@@ -405,22 +426,16 @@ class BoxServer(Microdot):
             full = self.gate.active >= self.gate.limit
             for slot in self.slots:
                 _reap(slot, now, full, held)
-            if self.held:
-                self.reap_held(now, full)
+            if self.waits:
+                self.reap_held(now)
 
-    def reap_held(self, now, full):
-        """Lets go of the requests that have waited gate.hold_ms, and of the longest-waiting one when
-        every connection is taken; and answers them all if the version moved without box_changed."""
-        wake = False
-        for slot in self.slots:
-            if slot.held >= 0 and (slot.held != self.box.version
-                                   or time.ticks_diff(now, slot.started) > self.gate.hold_ms):
-                slot.held = -1
-                wake = True
-        if full:
-            self.let_go_oldest()
-        if wake:
-            self.wake()
+    def reap_held(self, now):
+        """Lets go of the requests that have waited gate.hold_ms; and answers them all should the
+        version have moved without box_changed."""
+        for wait in self.waits:
+            if wait.version >= 0 and (wait.version != self.box.version
+                                      or time.ticks_diff(now, wait.started) > self.gate.hold_ms):
+                self.let_go(wait)
 
 
 _IDLE = object()  # serve(): the request is an idle poll, answered with the prebuilt answer
@@ -455,7 +470,16 @@ class _Slot:
         # (a head too large for buf), microdot's header is used instead.
         self.token_at = 0
         self.token_len = -1
-        self.held = -1  # the version the request waits to see move on (-1: not waiting)
+
+
+class _Wait:
+    """A request waiting for a change: the version it has (-1: let go, to be answered now), its seat
+    token as it came (b"": none), and since when it waits."""
+
+    def __init__(self, version, token):
+        self.version = version
+        self.token = token
+        self.started = time.ticks_ms()
 
 
 class _Collect:
