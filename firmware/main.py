@@ -76,7 +76,9 @@ async def main(board):
     # Collections happen when no phone is being served (the panel loop asks for them), not in the
     # middle of a request; a threshold of an eighth of the free heap is only the last resort.
     collector.start()
-    print("tidebox: %s on port %d, %d bytes free" % (board.name, board.http_port, gc.mem_free()))
+    print("tidebox: %s on port %d, %d bytes free, phones %s" % (
+        board.name, board.http_port, gc.mem_free(),
+        "wait for changes" if board.tcp_gate.holds else "poll"))  # Tidebox's firmware, or stock
     await asyncio.gather(*tasks)
 
 

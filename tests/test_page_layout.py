@@ -204,14 +204,16 @@ def test_one_request_at_a_time_only_to_the_box(box, phone):
     expect(phone.locator("#revealRows")).to_be_visible()
     traffic = box.traffic()
     assert traffic["peak"] == 1, "the page had %d requests open at once" % traffic["peak"]
+    assert traffic["wait_peak"] == 1  # and besides them one waiting for a change
     assert all(url.startswith(box.url + "/") for url in seen), seen
     paths = {re.sub(r"\?.*", "", line) for line in traffic["log"]}
     assert paths <= {"GET /", "GET /part/token_tide.js", "GET /api/state", "POST /api/join", "POST /api/move",
                      "GET /api/tonight"}
     assert sum(line == "GET /api/tonight" for line in traffic["log"]) == 1  # the lobby asks once
     assert sum(line == "GET /part/token_tide.js" for line in traffic["log"]) == 1  # the game's part, once
-    # polling asks "changed since v?" so an unchanged box answers with a few bytes
-    assert any(re.fullmatch(r"GET /api/state\?v=\d+", line) for line in traffic["log"])
+    # following the box asks "changed since v?" (and waits for it) so an unchanged box answers with
+    # a few bytes
+    assert any(re.fullmatch(r"GET /api/state\?v=\d+&wait=1", line) for line in traffic["log"])
 
 
 def test_print_shows_the_record_not_the_controls(box, phone):

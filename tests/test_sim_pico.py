@@ -20,6 +20,7 @@ ELF file it writes itself) as `make firmware` records them in firmware.json.
 import base64
 import struct
 import sys
+import threading
 import time
 import zlib
 
@@ -109,6 +110,8 @@ def test_the_emulated_chip_boots_to_the_game_menu_a_press_draws_a_frame_and_a_ph
         assert panel["on"] and panel["charge_pump"], panel  # the driver's init sequence reached the panel
         assert panel["addressing"] == "horizontal" and panel["last_frame"]["bytes"] == 1024, panel
         assert "tidebox: pico_w on port 80" in booted["console"], booted["console"]
+        # the box knew its firmware by the board's name: lwIP has room for the phones to wait
+        assert "phones wait for changes" in booted["console"], booted["console"]
         frames = panel["frames"]
         chip.press("A", 120)
         pressed = wait_panel(chip, after, 60, since_frames=frames)
@@ -131,6 +134,23 @@ def test_the_emulated_chip_boots_to_the_game_menu_a_press_draws_a_frame_and_a_ph
         assert status == 200, (status, view)
         assert view["box"] == "join" and view["you"] == {"seat": joined["seat"], "name": "Ada"}, view
         assert view["seats"] == [{"name": "Ada", "present": True}], view
+        # A second phone waits for the next change, and has it once Bo joins from a third.
+        waited = {}
+        waiting = threading.Thread(target=lambda: waited.update(answer=chip.phone(
+            "GET", "/api/state?v=%d&wait=1" % view["v"], timeout=120)))
+        waiting.start()
+        deadline = time.monotonic() + 60
+        while chip.status()["link"]["open"] < 1 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        opened = chip.status()["chip_ms"]
+        while chip.status()["chip_ms"] < opened + 2000 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        # held: two chip seconds on (a poll is answered in a tenth of that), still open, unanswered
+        assert chip.status()["link"]["open"] == 1 and "answer" not in waited, waited
+        assert chip.phone("POST", "/api/join", {"name": "Bo"})[0] == 200
+        waiting.join(120)
+        status, woken, _ = waited["answer"]
+        assert status == 200 and [s["name"] for s in woken["seats"]] == ["Ada", "Bo"], woken
         record = chip.connection(port)  # phones_ppp saw the box answer and close the connection
         assert record and record["bytes_out"] > 0 and record["end"] == "closed by the chip", record
         print("state over PPP: %.1f chip ms from the phone's connect to the box's close "

@@ -116,10 +116,11 @@ class FakeBox:
         self.storage = Storage(storage_dir)
         self.box = Box(self.board, self.storage)
         self.box.choose_game("token_tide")  # the reader picked it on the game menu: phones join
-        # what the browser did: every request line, and the most requests it had open at once
+        # what the browser did: every request line, and the most requests it had open at once: waits
+        # for a change (`&wait=1`, answered at once here, as stock firmware does) and the others apart
         self.log = []
-        self.open = 0
-        self.peak = 0
+        self.open = {False: 0, True: 0}
+        self.peak = {False: 0, True: 0}
 
     # ---------------------------------------------------------------- the phones' API (tidebox/api.py)
 
@@ -177,7 +178,7 @@ class FakeBox:
         elif action == "hidden":  # what the box itself knows (never sent to a phone)
             return {"hidden": box.state["hidden"], "locked": box.state["locked"]}
         elif action == "traffic":
-            return {"log": self.log, "peak": self.peak}
+            return {"log": self.log, "peak": self.peak[False], "wait_peak": self.peak[True]}
         else:
             raise GameError("no such control", 404)
         return {"ok": True, "v": box.version}
@@ -245,7 +246,7 @@ class Handler(BaseHTTPRequestHandler):
         if getattr(self, "_browser", False):
             self._browser = False
             with self.box.lock:
-                self.box.open -= 1
+                self.box.open[self._waits] -= 1
 
     def body(self):
         length = int(self.headers.get("Content-Length") or 0)
@@ -261,10 +262,11 @@ class Handler(BaseHTTPRequestHandler):
         fake = self.box
         url = urlsplit(self.path)
         self._browser = "Python-urllib" not in (self.headers.get("User-Agent") or "")
+        self._waits = "wait=1" in url.query
         with fake.lock:
             if self._browser:
-                fake.open += 1
-                fake.peak = max(fake.peak, fake.open)
+                fake.open[self._waits] += 1
+                fake.peak[self._waits] = max(fake.peak[self._waits], fake.open[self._waits])
                 fake.log.append(method + " " + self.path)
         time.sleep(0.005)  # a box is not instant: lets overlapping requests show up in `peak`
         try:
