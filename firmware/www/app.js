@@ -71,12 +71,17 @@
       pollTimer = setTimeout(poll, next);
     });
   }
-  // Something changed on our side: fetch the whole state as soon as possible. A wait out for this
-  // seat comes back by itself once the box has taken the change; one asked as another seat (before a
-  // join or a leave) is given up.
+  // Something changed on our side (a move answered, a seat taken or left): the page as the box has
+  // it now, as soon as possible. A wait out for this seat brings any change the box took by itself,
+  // so meanwhile the page is drawn again as it is (a refused move's reason, its buttons back), once
+  // the move's own handlers have run; one asked as another seat is given up, and the whole state
+  // asked for.
   function refresh() {
+    if (T.isWaiting() && !T.stopWaiting(token)) {
+      setTimeout(function () { if (S) render(); }, 0);
+      return;
+    }
     ver = null;
-    T.stopWaiting(token);
     if (polling) again = true; else poll();
   }
   function wake() {
