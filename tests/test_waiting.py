@@ -9,7 +9,8 @@ import json
 import socket
 
 import pytest
-from boxrig import INTERPRETERS, wait_until
+from boxrig import BOX_HEAP, INTERPRETERS, wait_until
+from micropython_runner import MP_SCRIPTS
 
 HOLDS = 10  # tidebox/gate.py SHIPPED_HOLDS
 LIMIT = 5  # ... TCP_LIMIT
@@ -141,3 +142,19 @@ def test_on_stock_firmware_a_wait_is_answered_at_once(new_box, interpreter):
     version = box.state()["v"]
     assert answer_of(open_wait(box, version)) == (200, {"v": version})
     assert box.status()["held_peak"] == 0
+
+
+def test_a_woken_request_gets_its_own_seats_view_or_a_try_again(mp):
+    """In-memory connections through the real BoxServer (tests/mp_scripts/woken.py), mid-game: each
+    woken request's answer is byte for byte the plain view for its token (seat 0 and 5 see their own
+    allocation, none another's; the table screen and a wrong token, nobody's). With no heap to build
+    the view at the wake, every one is told to try again, and the miss is counted as a view not made."""
+    proc = mp.run(MP_SCRIPTS / "woken.py", heap=BOX_HEAP)  # the box's own test heap
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["same_as_plain"] == [True, True, True, True]
+    assert out["mine"] == [[5, 1, 1], [0, 7, 0], "none", "none"]  # their own; nobody's
+    for said in out["short_answers"]:
+        assert said.startswith("HTTP/1.0 503 ") and "try again" in said, said
+    assert out["runs"] == {"moves": 0, "views": 4, "requests": 0}
+    assert out["held_after"] == 0

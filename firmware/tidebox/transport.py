@@ -367,7 +367,8 @@ class BoxServer(Microdot):
         part, once for all phones). Both parts are read while this answer holds `answering`, so no
         other request can write newer ones meanwhile. Returns _VIEW once written; should the view fail
         before anything is written (the heap ran short), the request made for microdot, which then
-        answers as the route would."""
+        answers as the route would (a woken request, stream_in None, whose head is gone: 503, try
+        again)."""
         box = self.box
         try:
             seat = box.seats.seat_of(slot.buf, slot.token_at, slot.token_len)
@@ -376,8 +377,11 @@ class BoxServer(Microdot):
             if self.view_head is None:
                 await self.build_view_head()
         except Exception:  # noqa: BLE001 - e.g. a MemoryError: microdot's route and error handlers decide
-            if stream_in is None:
-                raise  # a woken request: its head is gone (serve() says what the phone is told)
+            if stream_in is None:  # a woken request: its head is gone; the phone is told to try again
+                box.shortages.miss(VIEWS)
+                if not write_now(stream_out, BUSY_ANSWER):
+                    await stream_out.awrite(BUSY_ANSWER)
+                return _VIEW
             head = _Head(stream_in, bytes(slot.view[:slot.used]))
             return await Request.create(self, head, stream_out, stream_out.get_extra_info("peername"))
         before, after = self.view_head
