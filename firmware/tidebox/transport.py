@@ -84,9 +84,10 @@ class BoxServer(Microdot):
         self.gate = gate
         self.answering = asyncio.Lock()
         # One per connection read at once, made at boot while the heap is whole and reused by every
-        # request; and one more that the woken requests are answered from, one at a time.
+        # request; and one more that the woken requests are answered from, one at a time (made with
+        # the first request that waits).
         self.slots = [_Slot() for _ in range(gate.limit)]
-        self.woken = _Slot() if gate.holds else None
+        self.woken = None
         self.accepted = 0  # connections accepted but not yet through the gate
         self.served = 0  # requests served so far, and how many of them were idle polls: what
         self.idle_served = 0  # tidebox/collect.py decides by
@@ -306,6 +307,7 @@ class BoxServer(Microdot):
         let go (reap_held, let_go). Off the gate meanwhile: it is not being read or answered."""
         if self.moved is None:
             self.moved = asyncio.Event()
+            self.woken = _Slot()
         self.gate.leave()
         self.waits.append(wait)
         if len(self.waits) > self.held_peak:

@@ -1,6 +1,6 @@
 """`make bench-pico`: figures of the whole box on the emulated Pico W (make sim-pico's emulator).
 
-    python host_tools/rp2040/bench_pico.py [--presses 12]
+    python host_tools/rp2040/bench_pico.py [--presses 12] [--no-waiting]
                                            [--browser | --no-browser]
 
 Boots the shipped Tidebox firmware (boards/firmware/) with the bundle's ROMFS image as deploy writes
@@ -46,8 +46,12 @@ Then what a table screen (/table) costs the box (--no-table-screen leaves it out
 two fresh chips, Token Tide's join screen with the phones polling, then every phone locks in and the
 reader reveals, once with the phones alone and once with a table screen beside them (its seatless
 view once a chip second and the panel's copy as table.js asks for it): the core's busy share at the join
-screen, the reveal press until every phone and the table screen have it, and the heap's low-water of
-each. Then Pearl Reach on a fresh chip (--pearl-reach-s wall seconds): one phone placing
+screen, presses of B there (the next page) and the round's presses to their frames, the reveal press
+until every phone and the table screen have it, and the heap's low-water of each. Then the same on two
+more fresh chips with every phone and the table screen waiting for a change instead (`?v=N&wait=1`,
+asked again as soon as it is answered, as kit.js follow does where the box holds; the panel's copy on
+its own every third chip second), and the heap the waits hold at the join screen (--no-waiting leaves
+these out). Then Pearl Reach on a fresh chip (--pearl-reach-s wall seconds): one phone placing
 on a free cell when its turn comes and the setup's default rival (sharp, 2 s a move); a rival's
 move is two passes of the panel loop, its choice's and then its move's (a busy stretch with a save
 to flash outside the phone's own move requests: its moves, the save and the redraw, and a phone's
@@ -67,8 +71,11 @@ steps on to the next card), the final standings; checked on each phone: its allo
 (also in the box's /api/state), no other allocation received or held before the reveal and every one
 shown after it, the reveal, the final totals and record sheet as tidebox's rules score them under
 CPython. Timed in chip and wall time: a phone's join, the long C's first edge until every phone shows
-the whole reveal, the whole crossing (and the emulator's speed then). Then through the phones' HTTP
-API: a turn of The Quiet Dividend (two phones), a round of Paper Current (two phones, the launches
+the whole reveal, the whole crossing (and the emulator's speed then). The pages wait for each change;
+the crossing again with them polling (a route drops `&wait=1`, so the box answers at once and the page
+asks again a second later; --no-waiting leaves it out). Then through the phones' HTTP
+API: a turn of The Quiet Dividend (two phones; then turns until the other phone has them, waiting and
+polling), a round of Paper Current (two phones, the launches
 from the box, the results from the phones, its score against the rules) and a turn of Pearl Reach (a
 phone and the default rival), each checked against what its rules say.
 """
@@ -86,7 +93,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import build  # noqa: E402
 import sim_pico  # noqa: E402
-from pico_box import Chip, ChipError, find_key  # noqa: E402
+from pico_box import LONG_PRESS_MS, Chip, ChipError, find_key  # noqa: E402
 from table import firmware_games  # noqa: E402
 
 OUT = build.ROOT / "build" / "bench-pico"
@@ -106,20 +113,27 @@ def settled(emu, quiet_s=2.0, timeout=120):
         raise SystemExit("bench-pico: %s" % e) from None
 
 
-class Phones:
-    """n phones over the PPP link, each polling once a second of chip time once it has a seat. A
-    clock thread reads the emulator's status every 50 ms of wall time: the chip's time, and
-    phones_ppp's records of connections (by the phone's port), kept here before they scroll away."""
+WAIT_S = 300  # a wait's HTTP timeout, wall seconds: the box holds it 20 chip s, and the emulator may be slow
 
-    def __init__(self, emu, n, table=False):
+
+class Phones:
+    """n phones over the PPP link, each polling once a second of chip time once it has a seat, or with
+    `waits` waiting for a change as the page does where the box holds it (`?v=N&wait=1`, asked again
+    as soon as it is answered: kit.js follow). A clock thread reads the emulator's status every 50 ms
+    of wall time: the chip's time, and phones_ppp's records of connections (by the phone's port), kept
+    here before they scroll away."""
+
+    def __init__(self, emu, n, table=False, waits=False):
         self.emu = emu
         self.n = n
         self.table = table  # and a table screen (/table): its view and the panel's copy, once a chip second
+        self.waits = waits
         self.frame = None
         self.table_polls = 0
         self.status = emu.status()
         self.records = {}
         self.polls = []  # (port, view) of every poll answered
+        self.waited = []  # (port, whether it brought a change) of every wait answered
         self.tokens = []
         self.versions = []
         self.stopping = False
@@ -148,17 +162,40 @@ class Phones:
                 raise SystemExit("bench-pico: phone %d could not join: %s %s" % (i + 1, code, answer))
             self.tokens.append(answer["token"])
             self.versions.append(-1)
+        if self.table:
+            self.tokens.append(None)  # the table screen takes no seat
+            self.versions.append(-1)
+
+    def catch_up(self):
+        """Each phone's (and the table screen's) whole view once, as a page's first ask: their first
+        waits then find the box's version and are held at once."""
+        for i, token in enumerate(self.tokens):
+            self.answered(i, *self.emu.phone("GET", "/api/state", token=token))
+        if self.table:
+            self.panel()
 
     def start_polling(self):
         self.polling = True
         start = self.chip_ms()
-        if self.table:
-            self.tokens.append(None)  # the table screen takes no seat
-            self.versions.append(-1)
         for i in range(len(self.tokens)):
+            if self.waits:  # not joined at the end: a held wait ends with the emulator
+                threading.Thread(target=self.follow, args=(i,), daemon=True).start()
+                continue
             t = threading.Thread(target=self.poll, args=(i, start + 1000 * i / len(self.tokens)), daemon=True)
             t.start()
             self.threads.append(t)
+        if self.waits and self.table:
+            # the panel's copy goes on every third chip second beside the view's wait (table.js panelTick)
+            t = threading.Thread(target=self.panel_ticks, args=(start + 3000,), daemon=True)
+            t.start()
+            self.threads.append(t)
+
+    def answered(self, i, code, view, port):
+        if code == 200:
+            self.versions[i] = view["v"]
+            self.polls.append((port, i, view))
+        else:
+            self.errors.append("%s %s" % (code, view))
 
     def poll(self, i, due):
         while not self.stopping:
@@ -173,17 +210,43 @@ class Phones:
                 self.errors.append(repr(e))
                 due += 1000
                 continue
-            if code == 200:
-                self.versions[i] = view["v"]
-                self.polls.append((port, i, view))
-            else:
-                self.errors.append("%s %s" % (code, view))
+            self.answered(i, code, view, port)
             if self.tokens[i] is None:
                 # as table.js: the panel when the box changed, else every third second in its corner
                 self.table_polls += 1
                 if code == 200 and "box" in view or self.table_polls % 3 == 0:
                     self.panel()
             due += 1000
+
+    def follow(self, i):
+        """Waits for the box's next change, and again as soon as the answer came (kit.js follow)."""
+        while not self.stopping:
+            try:
+                code, view, port = self.emu.phone("GET", "/api/state?v=%d&wait=1" % self.versions[i],
+                                                  token=self.tokens[i], timeout=WAIT_S)
+            except OSError as e:
+                if not self.stopping:  # (the emulator's stop cuts a held wait)
+                    self.errors.append(repr(e))
+                    time.sleep(1)
+                continue
+            self.answered(i, code, view, port)
+            self.waited.append((port, code == 200 and "box" in view))
+            if self.tokens[i] is None and code == 200 and "box" in view:
+                self.panel()  # as table.js: the box's screen has most likely changed with it
+
+    def panel_ticks(self, due):
+        while not self.stopping:
+            while self.chip_ms() < due and not self.stopping:
+                time.sleep(0.01)
+            if not self.stopping:
+                self.panel()
+            due += 3000
+
+    def held_ms(self):
+        """(chip ms, brought a change) of each answered wait, connect to close."""
+        closed = [(self.records.get(port), changed) for port, changed in self.waited]
+        return [(r["closed_ms"] - r["accepted_ms"], changed) for r, changed in closed
+                if r and r["closed_ms"] is not None]
 
     def panel(self):
         """The table screen's copy of the panel, as table.js asks for it: the frame it has, and the
@@ -236,10 +299,14 @@ def percentile(xs, p):
     return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
 
 
-def press_and_wait(emu, button, what, hold_ms=120):
+def press_and_wait(emu, button, what, hold_ms=120, frames=None):
+    """A press, returned from once its frame is drawn and the box has settled; with `frames` (a list)
+    the chip ms from the press's first edge to its frame's last byte is appended to it."""
     before = emu.status()["panel"]["frames"]
     emu.press(button, hold_ms)
-    wait(emu, lambda s, n=before: s["panel"]["frames"] > n, what, 60)
+    s = wait(emu, lambda s, n=before: s["panel"]["frames"] > n, what, 60)
+    if frames is not None:
+        frames.append(s["panel"]["last_frame"]["at_ms"] - s["last_press"]["at_ms"])
     return settled(emu, 1.0)
 
 
@@ -416,12 +483,16 @@ def whole_game(flash_out, play, phones_n, rows):
         emu.stop()
 
 
-def table_round(flash_out, phones_n, poll_s, table):
-    """A fresh chip at Token Tide's join screen with `phones_n` phones polling once a chip second,
-    and with `table` a table screen as well: the core's busy share over `poll_s` idle chip seconds;
-    every phone locks in, the reader reveals; from the press until every phone (and the table screen)
-    has the reveal; the heap from the join screen through the reveal. Returns (busy share, {poller:
-    ms}, the emulator's last status)."""
+def table_round(flash_out, phones_n, poll_s, table, waits=False, presses=8):
+    """A fresh chip at Token Tide's join screen with `phones_n` phones polling once a chip second (with
+    `waits`, waiting for a change instead), and with `table` a table screen as well: the core's busy
+    share over `poll_s` idle chip seconds; `presses` presses of B (the join screen's next page: the
+    box's version stays, so the waits stay held), each timed to its frame; every phone locks in, the
+    reader reveals; from the press until every phone (and the table screen) has the reveal; the heap
+    from the join screen through the reveal. Returns a dict: busy (share; reads: the UART driver's
+    reads' share, or None), got ({poller: ms}), status (the emulator's last), frames (press to frame
+    ms: the B presses, then the round's C presses), held (with `waits`: held_heap's), waits
+    (Phones.held_ms)."""
     flash = sim_pico.prepare(flash_out, fresh=True)
     emu = sim_pico.Emulator(flash, flash_out / "pico-sim.log", realtime=True)
     try:
@@ -429,24 +500,31 @@ def table_round(flash_out, phones_n, poll_s, table):
         settled(emu)
         press_and_wait(emu, "C", "Token Tide's join screen")  # the menu's first game
         emu._call("/monitor", {})  # the heap from here
-        phones = Phones(emu, phones_n, table=table)
+        phones = Phones(emu, phones_n, table=table, waits=waits)
+        frames, held = [], None
         try:
             phones.join()
-            phones.start_polling()
+            if waits:
+                held = held_heap(emu, phones)
+            else:
+                phones.start_polling()
             time.sleep(3)  # the first polls (whole views) are not the idle ones
             c0, b0 = phones.chip_ms(), phones.status
             while phones.chip_ms() < c0 + 1000 * poll_s:
                 time.sleep(0.2)
             b1 = phones.status
             busy = (b1["busy_ms"] - b0["busy_ms"]) / max(1, b1["uptime_ms"] - b0["uptime_ms"])
-            press_and_wait(emu, "C", "the setup screen")
-            press_and_wait(emu, "C", "the tide card")
+            reads = share(b0, b1, "uart_read_ms")
+            for _ in range(presses):
+                press_and_wait(emu, "B", "the join screen's next page", frames=frames)
+            press_and_wait(emu, "C", "the setup screen", frames=frames)
+            press_and_wait(emu, "C", "the tide card", frames=frames)
             for i, token in enumerate(phones.tokens[:phones_n]):
                 code, answer, _ = emu.phone("POST", "/api/move", {"move": "allocate", "args": {
                     "allocation": [3, 2, 2], "ready": True}}, token=token)
                 if code != 200:
                     raise SystemExit("bench-pico: phone %d's allocation: %s %s" % (i + 1, code, answer))
-            press_and_wait(emu, "C", "the allocation screen")
+            press_and_wait(emu, "C", "the allocation screen", frames=frames)
             time.sleep(2)
             emu.press("C", 120)
             pressed = emu.status()
@@ -456,27 +534,106 @@ def table_round(flash_out, phones_n, poll_s, table):
         finally:
             phones.stop()
         if phones.errors:
-            print("# phones' errors%s: %d, e.g. %s" % (" (with a table screen)" if table else "",
-                                                      len(phones.errors), phones.errors[:3]))
-        return busy, got, emu.status()
+            print("# phones' errors%s%s: %d, e.g. %s" % (" (with a table screen)" if table else "",
+                                                        " (waiting)" if waits else "",
+                                                        len(phones.errors), phones.errors[:3]))
+        return {"busy": busy, "reads": reads, "got": got, "status": emu.status(), "frames": frames,
+                "held": held, "waits": phones.held_ms()}
     finally:
         emu.stop()
 
 
+def held_heap(emu, phones):
+    """The heap at the join screen with no request held and then with every phone's (and the table
+    screen's) wait held; starts the phones following. Returns (free bytes before, free bytes held,
+    waits held, the core's busy share meanwhile at the join screen, the phones joined and no request
+    out). Both read after
+    the box's idle collection, before any other request: what the waits hold (each its connection's
+    objects, its task and coroutines, its token), and the little garbage of reading them."""
+    phones.catch_up()
+    time.sleep(2)  # the panel loop collects once the views are served and no connection is open
+    s0 = emu.status()
+    time.sleep(5)
+    s1 = emu.status()
+    before = s1["heap"]["free"]
+    phones.start_polling()
+    n = len(phones.tokens)
+    s = wait(emu, lambda s: s["link"]["open"] >= n, "every phone's wait held", 60)
+    # read by the box, before the table screen's first panel copy (3 chip s in): lwIP hands a
+    # request over at its next 250 ms timer
+    s = wait(emu, lambda s2, t=s["chip_ms"]: s2["chip_ms"] >= t + 600, "the waits read", 60)
+    return before, s["heap"]["free"], n, share(s0, s1)
+
+
+def share(s0, s1, link_ms=None):
+    """The core's busy share between two statuses, or with `link_ms` that of a link's time figure
+    (uart_read_ms: the UART driver's reads; None where the firmware's symbols are not known)."""
+    if link_ms is None:
+        part = s1["busy_ms"] - s0["busy_ms"]
+    elif s1["link"][link_ms] is None:
+        return None
+    else:
+        part = s1["link"][link_ms] - s0["link"][link_ms]
+    return part / max(1, s1["uptime_ms"] - s0["uptime_ms"])
+
+
 def table_screen(flash_out, args, rows):
-    """What a table screen costs the box: the same round on two fresh chips, without and with one."""
+    """What a table screen costs the box: the same round on two fresh chips, without and with one;
+    and, unless --no-waiting, on two more with every phone and the table screen waiting for a change."""
     alone = table_round(flash_out / "phones", args.phones, args.poll_s, False)
     both = table_round(flash_out / "table", args.phones, args.poll_s, True)
     rows.append(("core busy with %d phones idle at the join screen: alone / with a table screen (its view "
                  "once a chip second, and the panel's copy)" % args.phones,
-                 "%.1f %% / %.1f %%" % (100 * alone[0], 100 * both[0]), "-"))
+                 "%.1f %% / %.1f %%" % (100 * alone["busy"], 100 * both["busy"]), "-"))
     everyone = args.phones + 1
     rows.append(("reveal press until every phone and the table screen have it (%d phones)" % args.phones,
-                 "%.0f ms (the table screen %.0f ms)" % (max(both[1].values()), both[1].get(args.phones, -1))
-                 if len(both[1]) == everyone else "only %d of %d got it" % (len(both[1]), everyone),
+                 "%.0f ms (the table screen %.0f ms)" % (max(both["got"].values()),
+                                                         both["got"].get(args.phones, -1))
+                 if len(both["got"]) == everyone else "only %d of %d got it" % (len(both["got"]), everyone),
                  "<= 1.2 s"))
-    for label, run in (("alone", alone), ("with a table screen", both)):
-        rows.append(heap_row(run[2], "  heap low-water / smallest largest free block, the join screen "
+    rounds = [("alone", alone), ("with a table screen", both)]
+    if args.waiting:
+        w_alone = table_round(flash_out / "phones-waiting", args.phones, args.poll_s, False, waits=True)
+        w_both = table_round(flash_out / "table-waiting", args.phones, args.poll_s, True, waits=True)
+        rounds += [("alone, waiting", w_alone), ("with a table screen, waiting", w_both)]
+        rows.append(("  the same, every phone (and the table screen) waiting for a change (?v=N&wait=1, "
+                     "asked again at once; the panel's copy every third chip second): alone / with a "
+                     "table screen", "%.1f %% / %.1f %%" % (100 * w_alone["busy"], 100 * w_both["busy"]),
+                     "<= 2 %"))
+        def reads(pair):
+            return " / ".join("%.1f %%" % (100 * r["reads"]) if r["reads"] is not None else "-" for r in pair)
+
+        rows.append(("  where it goes: the join screen with the phones joined and no request out (5 chip s "
+                     "before the waits); the UART driver's reads (the stand-in link's spin), polling and "
+                     "waiting, alone / with a table screen", "%.1f %%; polling %s, waiting %s" % (
+                         100 * w_alone["held"][3], reads((alone, both)), reads((w_alone, w_both))), "-"))
+        got = w_both["got"]
+        rows.append(("  reveal press until every phone and the table screen have it, waiting (median / "
+                     "worst of %d)" % everyone,
+                     "%.0f / %.0f ms (the table screen %.0f ms)" % (
+                         median(list(got.values())), max(got.values()), got.get(args.phones, -1))
+                     if len(got) == everyone else "only %d of %d got it" % (len(got), everyone),
+                     "<= 300 / 600 ms"))
+        for label, run, goal in (("polling", both, "-"), ("waiting", w_both, "<= 50 ms")):
+            f = run["frames"]
+            rows.append(("button press to the new frame, %d phones %s and a table screen: B at the join "
+                         "screen (the page; the waits stay held) / the round's C presses (the box moves on: "
+                         "every wait answered) (median / worst of %d / %d)"
+                         % (args.phones, label, len(f) - 3, 3),
+                         "%.1f / %.1f ms; %.1f / %.1f ms" % (median(f[:-3]), max(f[:-3]), median(f[-3:]),
+                                                             max(f[-3:])), goal))
+        before, during, n, _ = w_both["held"]
+        rows.append(("  the heap held by waiting requests at the join screen: free with none / with %d held "
+                     "(each: its connection, its task and coroutines, its token)" % n,
+                     "%.1f / %.1f KB: %.0f B a wait" % (before / 1024, during / 1024, (before - during) / n),
+                     "-"))
+        for label, run in (("alone", w_alone), ("with a table screen", w_both)):
+            held = run["waits"]
+            print("# waits answered (%s): %d, %d of them unchanged after the box's 20 s; the longest held "
+                  "%.1f s chip" % (label, len(held), sum(1 for _, changed in held if not changed),
+                                   max((ms for ms, _ in held), default=0) / 1000))
+    for label, run in rounds:
+        rows.append(heap_row(run["status"], "  heap low-water / smallest largest free block, the join screen "
                              "through the reveal, %d phones %s" % (args.phones, label)))
 
 
@@ -487,6 +644,7 @@ def table_screen(flash_out, args, rows):
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu"]
+LONG_MS = 700  # tidebox/buttons.py: a long press acts once held this long
 PAGE_WAIT_S = 180  # an emulated chip at a fraction of real time on a busy machine: be patient
 
 
@@ -535,11 +693,13 @@ def fresh_box(work, base, log_name):
     return emu
 
 
-def token_tide_crossing(work, base, rows, checks, rounds=None):
+def token_tide_crossing(work, base, rows, checks, rounds=None, polling=False):
     """The short crossing: three Chromium phones join by the page, the reader starts the short deck on
     the box, four rounds (each phone types its allocation and locks it; the reader reveals, C then a
     long C), the final standings on every phone. `rounds`: only the first so many, to their reveals
-    (no final standings then)."""
+    (no final standings then). The pages wait for each change, as on Tidebox's firmware; with `polling`
+    a route drops `&wait=1` from their waits, so the box answers at once, as stock firmware does, and
+    the pages ask again a second later (kit.js follow)."""
     from playwright.sync_api import expect, sync_playwright
 
     pf = flow_modules()
@@ -581,11 +741,12 @@ def token_tide_crossing(work, base, rows, checks, rounds=None):
                 if not any(p.search(text) for p in pf.island_text(a)):
                     raise SystemExit("bench-pico: %s's reveal does not show %s's %s" % (names[me], n, a))
 
-    emu = fresh_box(work, base, "token-tide")
+    how = "pages polling once a second (&wait=1 dropped)" if polling else "pages waiting for a change"
+    emu = fresh_box(work, base, "token-tide-polling" if polling else "token-tide")
     chip = Chip(emu)
     expect.set_options(timeout=PAGE_WAIT_S * 1000)
     url = "http://127.0.0.1:%d/" % emu.http_port
-    joins, reveals, reveals_chip, first_chip = [], [], [], []
+    joins, reveals, reveals_chip, first_chip, sent_chip = [], [], [], [], []
     try:
         chip.press("C")  # Token Tide, the menu's first game: its join screen
         start_wall, start = time.monotonic(), emu.status()
@@ -596,6 +757,9 @@ def token_tide_crossing(work, base, rows, checks, rounds=None):
                 for name in names:
                     page = browser.new_context(viewport={"width": 375, "height": 667}).new_page()
                     page.set_default_timeout(PAGE_WAIT_S * 1000)
+                    if polling:
+                        page.route(lambda u: "wait=1" in u, lambda route: route.continue_(
+                            url=route.request.url.replace("&wait=1", "")))
                     phone = Phone(page)
                     page.goto(url, timeout=PAGE_WAIT_S * 1000)
                     phone.call(pf.RECORD_FETCH_JS)
@@ -638,7 +802,10 @@ def token_tide_crossing(work, base, rows, checks, rounds=None):
                     for phone in phones:
                         pf.expect_reveal_step(phone, 0, best, lines)
                     t0 = time.monotonic()
-                    pressed = chip.press("C", long=True)  # straight to the standings: everything at once
+                    # straight to the standings: everything at once. Pressed here, not by chip.press, which
+                    # returns 600 ms past the release: the pages are watched from the first edge on
+                    emu.press("C", LONG_PRESS_MS)
+                    pressed = emu.status()["last_press"]
                     seen = {}
                     deadline = time.monotonic() + PAGE_WAIT_S
                     while len(seen) < 3 and time.monotonic() < deadline:
@@ -650,9 +817,18 @@ def token_tide_crossing(work, base, rows, checks, rounds=None):
                     if len(seen) < 3:
                         raise SystemExit("bench-pico: round %d's reveal reached only %d phones"
                                          % (r + 1, len(seen)))
+                    wait(emu, lambda s, at=pressed["at_ms"]: s["uptime_ms"] >= at + LONG_PRESS_MS + 600,
+                         "the long C's end", PAGE_WAIT_S)
                     reveals.append(max(w for w, _ in seen.values()))
                     reveals_chip.append(max(c for _, c in seen.values()))
                     first_chip.append(min(c for _, c in seen.values()))
+                    # the box's and the link's part: the pages' answers since the press that carried a
+                    # whole view (an unchanged one is 137 bytes), the third one's close
+                    views = sorted(r["closed_ms"] for r in emu.status()["link"]["recent"]
+                                   if r["closed_ms"] is not None and r["closed_ms"] > pressed["at_ms"]
+                                   and r["bytes_out"] > 1024)
+                    if len(views) >= 3:
+                        sent_chip.append(views[2] - pressed["at_ms"])
                     for me, phone in enumerate(phones):
                         pf.expect_reveal(phone, me, r, card, best, lines, rounds=4)
                     all_revealed(phones, allocations)
@@ -700,8 +876,8 @@ def token_tide_crossing(work, base, rows, checks, rounds=None):
         emu.stop()
     wall = end_wall - start_wall
     chip_s = (end["emulated_ms"] - start["emulated_ms"]) / 1000
-    rows.append(("Token Tide short crossing, 3 Chromium phones (375x667): a phone's join by the page, "
-                 "Join to the lobby (median / worst of 3; chip, wall)",
+    rows.append(("Token Tide short crossing, 3 Chromium phones (375x667), %s: a phone's join by the page, "
+                 "Join to the lobby (median / worst of 3; chip, wall)" % how,
                  "%.1f / %.1f s chip; %.1f / %.1f s wall" % (
                      median([c for _, c in joins]) / 1000, max(c for _, c in joins) / 1000,
                      median([w for w, _ in joins]), max(w for w, _ in joins)), "-"))
@@ -710,6 +886,16 @@ def token_tide_crossing(work, base, rows, checks, rounds=None):
                  "%.0f / %.0f ms chip; %.1f / %.1f s wall; first %.0f ms chip" % (
                      median(reveals_chip), max(reveals_chip), median(reveals), max(reveals),
                      median(first_chip)), "<= 1.2 s"))
+    # a long press acts once held 700 ms (buttons.LONG_MS, from its settled edge): the reveal is the box's
+    # from then on
+    rows.append(("  the same from the long press's taking (700 ms after the first edge), %s (median / "
+                 "worst)" % how, "%.0f / %.0f ms chip" % (median(reveals_chip) - LONG_MS,
+                                                          max(reveals_chip) - LONG_MS),
+                 "-" if polling else "<= 300 / 600 ms"))
+    rows.append(("  of which the box and the link: from the long press's taking until the box has closed the "
+                 "third page's answer with the reveal (median / worst of %d)" % len(sent_chip),
+                 "%.0f / %.0f ms chip" % (median(sent_chip) - LONG_MS, max(sent_chip) - LONG_MS)
+                 if sent_chip else "not found", "-"))
     rows.append(("  the crossing from the first join to %s on every phone (chip, wall; the emulator's speed "
                  "then)" % ("the final standings" if len(reveals) == len(flow_modules().SHORT) else
                             "the last round's reveal"),
@@ -737,8 +923,43 @@ def open_game(chip, index, people):
     return tokens
 
 
-def quiet_dividend_turn(work, base, rows, checks):
-    """Two phones; the seat whose turn it is takes the first legal turn its view offers."""
+def turn_seen(emu, chip, tokens, waits):
+    """The Quiet Dividend: the seat whose turn it is takes the first legal turn its view offers while
+    the other phone follows the box, waiting for a change or polling once a chip second (Phones).
+    Returns (the chip ms from the move's connect until the other phone's answer that brought it
+    closed, the move's own request connect to close), or None at the game's end."""
+    before = chip.view(tokens[0])
+    if before.get("box") != "play" or before["game"]["turn"] is None:
+        return None
+    seat = before["game"]["turn"]
+    other = Phones(emu, 0, waits=waits)
+    other.tokens, other.versions = [tokens[1 - seat]], [before["v"]]
+    other.start_polling()
+    try:
+        time.sleep(1.5)  # the wait held, or the polls going (the move then half a second from one)
+        mine = chip.view(tokens[seat])
+        m = mine["game"]["legal"][0]
+        code, answer, port = emu.phone("POST", "/api/move", {"move": m["move"], "args": m["args"],
+                                                             "seq": mine["seq"]}, token=tokens[seat])
+        if code != 200:
+            raise SystemExit("bench-pico: the move %s: %s %s" % (m, code, answer))
+        moved, answered = connection_span(emu, port)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            for port, _, view in list(other.polls):
+                r = other.records.get(port)
+                if ("game" in view and view["game"]["turns"] > before["game"]["turns"] and r
+                        and r["closed_ms"] is not None):
+                    return r["closed_ms"] - moved, answered - moved
+            time.sleep(0.1)
+        raise SystemExit("bench-pico: the other phone never saw the turn")
+    finally:
+        other.stop()
+
+
+def quiet_dividend_turn(work, base, rows, checks, waiting=True):
+    """Two phones; the seat whose turn it is takes the first legal turn its view offers. With
+    `waiting`, then three turns each with the other phone waiting for a change and polling (turn_seen)."""
     emu = fresh_box(work, base, "quiet-dividend")
     chip = Chip(emu)
     try:
@@ -766,6 +987,16 @@ def quiet_dividend_turn(work, base, rows, checks):
         rows.append(("The Quiet Dividend, 2 phones by the API: a turn, the move's request to the other "
                      "phone's view of it (chip, wall)", "%.0f ms chip; %.1f s wall" % (
                          s1["emulated_ms"] - s0["emulated_ms"], wall), "-"))
+        if waiting:
+            seen = {waits: [turn_seen(emu, chip, tokens, waits) for _ in range(3)]
+                    for waits in (True, False)}
+            rows.append(("  a turn's move (its connect) until the other phone's answer that brings it "
+                         "closed: the other phone waiting for a change / polling once a chip second "
+                         "(median / worst of 3 each; the move's own request, connect to close, median)",
+                         "; ".join("%.0f / %.0f ms (move %.0f ms)" % (
+                             median([a for a, _ in ms]), max(a for a, _ in ms), median([m for _, m in ms]))
+                                   if None not in ms else "the game ended" for ms in seen.values()),
+                         "<= 300 ms (waiting)"))
         return ok
     finally:
         emu.stop()
@@ -851,18 +1082,25 @@ def pearl_reach_turn(work, base, rows, checks):
         emu.stop()
 
 
-def browser_section(rows):
-    """The --browser section: Token Tide's short crossing on Chromium phones, then a turn or round of
-    each other game by the API, each on a fresh chip. Returns the checks made."""
+def browser_section(rows, waiting=True):
+    """The --browser section: Token Tide's short crossing on Chromium phones (and, with `waiting`,
+    again with the pages polling), then a turn or round of each other game by the API, each on a fresh
+    chip. Returns the checks made."""
     work = OUT / "browser"
     base = Base(sim_pico.prepare(work / "base", fresh=True))
     checks = []
     t0 = time.monotonic()
     speed = token_tide_crossing(work, base, rows, checks)
-    oks = [quiet_dividend_turn(work, base, rows, checks), paper_current_round(work, base, rows, checks),
-           pearl_reach_turn(work, base, rows, checks)]
-    rows.append(("the browser section in all (4 fresh chips; wall)", "%.0f s; the emulator at %.2f x real "
-                 "time through the crossing" % (time.monotonic() - t0, speed), "-"))
+    if waiting:
+        t1 = time.monotonic()
+        token_tide_crossing(work, base, rows, [], polling=True)
+        checks.append("the same crossing with the pages polling (&wait=1 dropped by a route), the same "
+                      "checks: passed (%.0f s wall)" % (time.monotonic() - t1))
+    oks = [quiet_dividend_turn(work, base, rows, checks, waiting),
+           paper_current_round(work, base, rows, checks), pearl_reach_turn(work, base, rows, checks)]
+    rows.append(("the browser section in all (%d fresh chips; wall)" % (5 if waiting else 4),
+                 "%.0f s; the emulator at %.2f x real time through the crossing" % (time.monotonic() - t0,
+                                                                                      speed), "-"))
     return checks, all(oks)
 
 
@@ -882,6 +1120,9 @@ def main(argv=None):
                         help="wall seconds of Pearl Reach with a rival (0: none)")
     parser.add_argument("--no-table-screen", dest="table_screen", action="store_false",
                         help="leave out what a table screen costs (two more chips: without and with one)")
+    parser.add_argument("--no-waiting", dest="waiting", action="store_false",
+                        help="leave out the phones waiting for a change beside the polling ones (two more "
+                        "chips in the table screen's section, a crossing more in the phones' pages')")
     parser.add_argument("--no-whole-games", dest="whole_games", action="store_false",
                         help="leave out the whole games of The Quiet Dividend and Paper Current")
     parser.add_argument("--browser", action="store_true",
@@ -901,19 +1142,19 @@ def main(argv=None):
         if missing:
             print("bench-pico: --browser needs Chromium and Playwright: %s" % missing, file=sys.stderr)
             return 1
-        return print_browser()
+        return print_browser(args)
     rc = bench(args)
     if args.no_browser:
         return rc
     if missing:
         print("# the phones' pages section skipped: %s" % missing)
         return rc
-    return print_browser() or rc
+    return print_browser(args) or rc
 
 
-def print_browser():
+def print_browser(args):
     rows = []
-    checks, ok = browser_section(rows)
+    checks, ok = browser_section(rows, args.waiting)
     print("| the phones' pages (chip time at 125 MHz; wall time on this machine) | measured | goal |")
     print("| --- | --- | --- |")
     for row in rows:
@@ -962,6 +1203,9 @@ def bench(args):
                      "long press)", "%.1f / %.1f ms" % (median(from_release), max(from_release)), "-"))
         rows.append(("  of which the frame's I2C transfer at 400 kHz (the pages that changed: %d bytes of "
                      "1,024, median)" % median(sizes), "%.1f ms" % median(transfers), "-"))
+        # the menu's lines: the games and the night's scores; A on to Token Tide, the first, again
+        for _ in range(-args.presses % (len(firmware_games().GAMES) + 1)):
+            press_and_wait(emu, "A", "the next game")
         f0 = emu.status()["flash"]
         before = emu.status()["panel"]["frames"]
         emu.press("C", 120)  # choose the highlighted game: the box saves
@@ -974,7 +1218,7 @@ def bench(args):
         rows.append(("worst gap between button-loop passes during a save / a full-frame write", "",
                      "<= 30 ms"))
         rows.extend(loop_rows(s1, "the game menu's %d presses and the save" % args.presses))
-        # 12 presses of A went round the four games three times: C chose Token Tide, its join screen.
+        # C chose Token Tide: its join screen.
         phones = Phones(emu, args.phones)
         try:
             phones.join()

@@ -33,6 +33,7 @@ from phone_flow import (
     wait_until, winners_line,
 )
 from PIL import Image
+from tidebox.gate import SHIPPED_HOLDS, TCP_LIMIT
 
 NAMES = list(CROSSING)  # Ada, Bo, Cy
 JOIN_CONTROLS = [("textbox", "Name"), ("button", "Join"), ("textbox", "Rejoin code"), ("button", "Use code")]
@@ -341,4 +342,7 @@ def play_the_short_crossing(box, phones, open_phone, table=None):
     assert printed == {"rules": printed["rules"], "sheet": True, "final": True, "print": False, "csv": False,
                        "status": False, "rules_card": False, "reveal_open": True}, printed
     assert printed["rules"] >= 5
-    assert box.status()["tcp_peak"] <= 5
+    status = box.status()
+    # the phones waited for the box's changes, never more connections at once than lwIP serves on
+    # the Pico W (16: 5 read and answered, the waiting ones besides)
+    assert status["held_served"] > 0 and status["tcp_peak"] <= TCP_LIMIT + SHIPPED_HOLDS < 16
