@@ -13,7 +13,7 @@ from memory_proof import PROOF_HEAP_KB, run_game
 STEP_KB = 4
 LOW_KB = 96
 ROMFS_LOW_KB = 48  # from ROMFS: below this no game has passed on either port
-ROMFS_FIRST_KB = 128  # ... and the first game is tried first here (32-bit figures 80-96 KB, 64-bit 136-144)
+ROMFS_FIRST_KB = 128  # ... and the first game is tried first here (32-bit figures 88-100 KB, 64-bit 136-152)
 RUNS = 5  # a heap figure is the smallest heap at which this many runs in a row all pass
 
 

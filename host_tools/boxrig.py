@@ -39,7 +39,7 @@ def pico_heap():
     32-bit figure (firmware/MEMORY.md), so the Pico W's pool is 267-275 KB here; 256 KB leaves the
     firmware a little less than the board does (its boot takes a few KB more). The memory proof
     (memory_proof.PROOF_HEAP_KB) runs at the same; the tightest budget is the 32-bit build's ROMFS
-    proof at 96 KB (tests/test_memory.py)."""
+    proof at 104 KB (tests/test_memory.py)."""
     return "192K" if WORD_BITS == 32 else "256K"
 
 

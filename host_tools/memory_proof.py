@@ -23,7 +23,7 @@ from game_drivers import driver_for
 # The heap the proof runs at in `make test`: the heap of every other test on this port
 # (boxrig.pico_heap: a little less room than the Pico W's pool leaves the firmware, which is 267-275 KB
 # here). Memory is judged on the chip's pool and on the 32-bit build, not by an edge of this 64-bit
-# port: the margin is proved there, by each game played whole from ROMFS in 96 KB on the 32-bit build
+# port: the margin is proved there, by each game played whole from ROMFS in 104 KB on the 32-bit build
 # (tests/test_memory.py) and by the emulated chip's evening (at least 64 KB free throughout).
 PROOF_HEAP_KB = 256
 
