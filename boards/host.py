@@ -14,6 +14,8 @@
 # routes (the tests' probes) are not paced. TIDEBOX_SAVE_MS=N (by default N/2 of the pace) makes
 # each save to flash spend N ms between writing its temporary file and the rename that commits it,
 # as erasing and programming the flash's sectors does on the board (a 4 KB sector erase is ~45 ms).
+# TIDEBOX_NO_ROOM_TO_DRAW=1: no frame ever finds memory, after a reboot too (a shortage that a fresh
+# heap does not mend, for the tests).
 import os
 import sys
 import time
@@ -53,9 +55,10 @@ class Display(framebuf.FrameBuffer):
         self.on = True
         self.pace_ms = 0  # blocking ms per show() (TIDEBOX_PACE_MS)
         self.fail_when = None  # a test's fault (host_sim.py): show() fails the first time it is true
+        self.never_room = False  # ... or every time, in every interpreter (TIDEBOX_NO_ROOM_TO_DRAW)
 
     def show(self):
-        if self.fail_when is not None and self.fail_when():  # a test's fault: no memory for this frame
+        if self.never_room or self.fail_when is not None and self.fail_when():  # a test's fault
             self.fail_when = None
             raise MemoryError("injected: no room to draw this frame")
         if self.pace_ms:
@@ -319,6 +322,7 @@ class Board:
         self.uid = _env("TIDEBOX_UID", "e6614103e7452d2f")
         self.pace_ms = int(_env("TIDEBOX_PACE_MS", "0"))
         self.display.pace_ms = self.pace_ms // 2
+        self.display.never_room = _env("TIDEBOX_NO_ROOM_TO_DRAW", "0") == "1"
         self.save_ms = int(_env("TIDEBOX_SAVE_MS", str(self.pace_ms // 2)))
         if self.save_ms:
             import host_pace  # only a paced board holds its code

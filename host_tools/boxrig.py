@@ -188,7 +188,7 @@ class BoxProcess:
         self.watcher.start()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
+            if not self.alive():  # (a box that restarts itself at once is started again: _watch)
                 raise RuntimeError("the box exited with %s; see %s" % (self.proc.returncode, self.log.name))
             try:
                 self.status()

@@ -9,10 +9,11 @@ Every test runs the real firmware under MicroPython at the test heap (real_box, 
 
 import http.client
 import json
+import time
 from pathlib import Path
 
 import pytest
-from boxrig import ApiError
+from boxrig import ApiError, BoxProcess, wait_until
 
 pytestmark = pytest.mark.slow  # the real firmware, restarting itself
 
@@ -133,3 +134,23 @@ def test_a_phone_move_short_of_memory_changes_nothing_and_says_so(real_box):
     saved = json.loads((Path(real_box.state_dir) / "game.json").read_text())["game"]
     assert saved["hidden"][:2] == [[3, 2, 2], [7, 0, 0]]
     assert_seats_kept(real_box, tokens)
+
+
+def test_a_shortage_a_reboot_does_not_mend_ends_in_the_box_staying_up(sim_tree, tmp_path):
+    """No frame ever finds memory, after any reboot: the box reboots for it memory.TRIES times, then
+    stays up and says so, instead of rebooting into the same shortage for ever; the phones are
+    answered meanwhile."""
+    box = BoxProcess(sim_tree, tmp_path / "state", env={"TIDEBOX_NO_ROOM_TO_DRAW": "1"}).start()
+    try:
+        tries = 2  # tidebox/memory.py TRIES
+        wait_until(lambda: box.status()["message"] == "Not enough memory", "the box to stay up", timeout=30)
+        time.sleep(2)  # the panel keeps failing to draw meanwhile: no further reboot
+        status = box.status()
+        assert status["boot"] == tries, status
+        assert status["message"] == "Not enough memory", status
+        log = (Path(box.state_dir) / "restart.log").read_text().splitlines()
+        assert log == ["short of memory: home"] * tries
+        token = box.join("Ada")["token"]
+        assert box.state(token)["you"]["name"] == "Ada"
+    finally:
+        box.stop()

@@ -57,6 +57,12 @@ class Shortages:
         """A success of `kind`: its run ends."""
         self.in_a_row[kind] = 0
 
+    def stayed(self):
+        """The box stays up after all (Panel.stay_short): the runs start again."""
+        self.reboot_due = False
+        runs = self.in_a_row
+        runs[MOVES] = runs[VIEWS] = runs[REQUESTS] = 0
+
     def lost(self):
         """RAM holds the game unlike flash, and putting it back found no memory either: only a
         reboot, which reads flash, mends it."""
@@ -65,7 +71,10 @@ class Shortages:
 
 # ------------------------------------------------------------ tries after a reboot
 
-TRIES = 2  # a step that still finds no memory on a fresh heap is given up after this many reboots
+# A step that still finds no memory on a fresh heap is given up after this many reboots, and so is
+# a shortage that comes back before anything on the box has changed since its reboot: the box stays
+# up and says so, instead of rebooting into the same shortage for ever (Panel.short_of_memory).
+TRIES = 2
 
 # ------------------------------------------------------------ what is let go of, and when
 

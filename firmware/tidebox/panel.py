@@ -21,6 +21,7 @@ FLASH_MS = const(3000)  # a screen showing the countdown flashes this long when 
 FLASH_HALF_MS = const(250)  # ... four times a second
 TONE_HZ = const(2000)  # a piezo's loudest region is around 2-4 kHz
 TONE_MS = const(300)
+NOT_ENOUGH = "Not enough memory"  # the message line once the box stops rebooting for memory
 
 
 class QrImages:
@@ -61,6 +62,9 @@ class Panel:
         self.presses = 0  # button events handled (the simulator's tests wait on this)
         self.frames = 0  # frames drawn: the table screen asks for the panel again when this moves
         self.qr_drawer = None  # QrImages: the join screen's QR codes, set when they are available
+        # (tries, box.version) once the box came back from a reboot for memory: a shortage before
+        # the box changes again is one more try at the same thing (short_of_memory)
+        self.came_back = None
         self.dirty = True
         self.wake = None  # the board's flag that wakes a resting panel loop (resting.py), if it has one
         # From a press until its screen is shown: [button, kind, screen, box.seq] (see press).
@@ -171,6 +175,8 @@ class Panel:
         the box restarted itself (tidebox/restart.py) and takes the step it was taking instead."""
         if step is not None:
             self.welcome().carry_on(self, step)
+            if step["do"] != "menu":  # (after a game the box reboots with room to spare)
+                self.came_back = (step["tries"], self.box.version)
             return
         self.resume_offer = resume_offer
         if self.box.phase in (PLAY, OVER):  # the resume offer says how far the game has come
@@ -195,10 +201,25 @@ class Panel:
         except MemoryError:
             self.short_of_memory("start")
 
-    def short_of_memory(self, step="home", game=None, tries=0):
+    def short_of_memory(self, step="home", game=None, tries=None):
         """A MemoryError in the reader's flow or a phone's move the box could not put back: the panel
-        says so and the box restarts where flash says it was, then takes `step` again."""
+        says so and the box restarts where flash says it was, then takes `step` again. `tries`: the
+        reboots that already tried it (None: one more than the box came back with, if nothing has
+        changed since, else none). After memory.TRIES the box stays up instead (stay_short)."""
+        if tries is None:
+            back = self.came_back
+            tries = back[0] + 1 if back is not None and back[1] == self.box.version else 0
+        if tries >= memory.TRIES:
+            self.stay_short()
+            return
         self.restart(step, game, tries, True)
+
+    def stay_short(self):
+        """A fresh heap did not help: no more reboots for it; the panel says so and the box goes on
+        (the phones are told to try again where a view finds no room)."""
+        self.box.shortages.stayed()
+        self.message = NOT_ENOUGH
+        self.dirty = True
 
     def restart(self, step, game=None, tries=0, short=False):
         """Restart the box, which then takes `step` (tidebox/restart.py says why and how). What the
@@ -229,7 +250,10 @@ class Panel:
             restart.say(self, step, short)
         except MemoryError:
             pass
-        fb.show()
+        try:
+            fb.show()
+        except MemoryError:
+            pass  # the reboot must not wait on the words
         self.box.board.restart()
 
     # ------------------------------------------------------------ buttons and time

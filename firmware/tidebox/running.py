@@ -38,7 +38,8 @@ async def keep_running(name, make_task, storage, board, short_of_memory):
         except asyncio.CancelledError:
             raise
         except MemoryError:
-            short_of_memory()
+            short_of_memory()  # reboots the box; where it stays up instead, the task waits, then again
+            await asyncio.sleep_ms(_RESTART_PAUSE_MS)
         except Exception as exc:  # noqa: BLE001
             log_crash(storage, name, exc)
             gc.collect()

@@ -54,7 +54,7 @@ def carry_on(panel, step):
     except MemoryError:
         if step["tries"] + 1 >= memory.TRIES:  # a fresh heap could not take it either: say so, stay
             panel.home()
-            panel.message = "Not enough memory"
+            panel.stay_short()
         else:
             panel.short_of_memory(do, step["game"], step["tries"] + 1)
         return
