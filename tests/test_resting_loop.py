@@ -2,7 +2,7 @@
 
 On a board whose buttons have a wake flag (the Pico's pin interrupts set it), the loop stops its 100
 passes a second while nothing on the panel changes with time alone, and runs a pass only when the
-flag is set: by an edge, by a change of the box (a phone's join), or by its own look every 200 ms.
+flag is set: by an edge, by a change of the box (a phone's join), or by its own look every second.
 Counted, not timed: each resting pass must come from one setting of the flag.
 """
 
@@ -37,7 +37,7 @@ def test_a_phones_change_wakes_the_loop_and_is_drawn(rest):
 
 def test_a_running_countdown_keeps_the_loop_looking(rest):
     assert not rest["countdown_at_rest"]
-    # 10 ms passes against a look every 200 ms: many more passes than sets
+    # 10 ms passes against a look every second: many more passes than sets
     assert rest["countdown_passes"] >= 3 * rest["countdown_sets"], rest
 
 

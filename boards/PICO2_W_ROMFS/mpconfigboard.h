@@ -26,3 +26,10 @@
 // moves, the page and the captive portal. The listener has a pool of its own. 16 cost 2,156 bytes
 // of static RAM, which the heap gives up.
 #define MEMP_NUM_TCP_PCB (16)
+
+// lwIP's TCP timer, in ms (its default is 250). A request that reaches lwIP before the box has
+// accepted its connection, as nearly every request does, is refused by MicroPython's lwIP glue until
+// the connection is accepted, and lwIP offers it again only at this timer: a phone's move waited up
+// to 250 ms before the box saw it. The rp2 port runs lwIP's timers every 64 ms, so 50 means every
+// run. Every TCP timeout is counted in these ticks and keeps its length.
+#define TCP_TMR_INTERVAL (50)

@@ -7,7 +7,9 @@ from micropython import const
 
 from tidebox.box import PLAY
 
-_REST_MS = const(200)  # a look at least this often: the collector, the watchdog (8 s), a memory shortage
+# A look at least this often: the collector, the watchdog (8 s), a memory shortage. Each costs the
+# chip's core ~1.4 ms; none of them needs an answer sooner than within a second.
+_REST_MS = const(1000)
 
 
 def start(panel, wake):

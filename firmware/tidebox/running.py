@@ -60,7 +60,7 @@ async def panel_loop(board, panel, collector, passes=-1, sleep_ms=None):
     Where the board's buttons have a wake flag set by their pins' interrupts (the Pico's), the loop
     rests while nothing on the panel changes with time alone (resting.py: the game menu, a lobby, a
     turn-based game waiting for a phone): it waits for that flag, which an edge, a change of the box
-    and a look every 200 ms set, instead of 100 passes a second. A press is still timed from its
+    and a look every second set, instead of 100 passes a second. A press is still timed from its
     edge; a resting pass does the rare work (the collector, the watchdog) at once.
 
     For the bench: `passes` ends the loop after that many passes (-1: never), and `sleep_ms` is

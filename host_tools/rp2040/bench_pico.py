@@ -560,7 +560,7 @@ def held_heap(emu, phones):
     n = len(phones.tokens)
     s = wait(emu, lambda s: s["link"]["open"] >= n, "every phone's wait held", 60)
     # read by the box, before the table screen's first panel copy (3 chip s in): lwIP hands a
-    # request over at its next 250 ms timer
+    # request over at its next TCP timer (every 64 ms; 250 ms on stock firmware)
     s = wait(emu, lambda s2, t=s["chip_ms"]: s2["chip_ms"] >= t + 600, "the waits read", 60)
     return before, s["heap"]["free"], n, share(s0, s1)
 
