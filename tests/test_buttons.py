@@ -83,3 +83,12 @@ def test_a_press_right_after_a_long_press_is_a_press_of_its_own(host_presses):
     assert host_presses([["C", 700], ["C", 80]]) == [["C", "long"], ["C", "short"]]
     assert host_presses([["A", 80], ["A", 80], ["C", 700], ["C", 700], ["B", 80]]) == [
         ["A", "short"], ["A", "short"], ["C", "long"], ["C", "long"], ["B", "short"]]
+
+
+def test_the_read_that_takes_a_press_comes_the_moment_it_has_settled(mp):
+    """While a press settles the loop reads every HELD_READ_MS (5 ms), or sooner when the press
+    settles sooner (PRESS_MS, 15 ms after its edge); a release keeps the plain period."""
+    samples = [[0, ""], [100, "A"], [104, "A"], [108, "A"], [112, "A"], [115, "A"], [120, ""], [124, ""]]
+    waits = mp.call("mp_buttons", "next_reads", samples)
+    assert waits == [None, 5, 5, 5, 3, 5, 5, 5]
+

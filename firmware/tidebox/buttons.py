@@ -74,6 +74,20 @@ class Buttons:
             events = _event(events, self.names[i], LONG)
         return events
 
+    def next_read_ms(self, now):
+        """How long the loop may wait for its next read while a button is busy: HELD_READ_MS, or less
+        when a press settles sooner, so that it is taken the moment it has (releases and long presses
+        keep the plain period)."""
+        wait = HELD_READ_MS
+        i = 0
+        while i < len(self.names):
+            if self.raw[i] and not self.stable[i]:
+                left = PRESS_MS - time.ticks_diff(now, self.raw_since[i])
+                if left < wait:
+                    wait = left if left > 0 else 0
+            i += 1
+        return wait
+
     def _since(self, i, now):
         """When the level just read began: the board's last edge of that button, where it keeps one
         and it is recent (within two loop periods: the level read now came with it), else the time

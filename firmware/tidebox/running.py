@@ -7,7 +7,7 @@ import sys
 import asyncio
 from micropython import const
 
-from tidebox.buttons import HELD_READ_MS, Buttons
+from tidebox.buttons import Buttons
 
 _LOOP_MS = const(10)  # button sampling period; debouncing needs a few samples per bounce
 CRASH_LOG = "crash.log"
@@ -55,7 +55,8 @@ async def panel_loop(board, panel, collector, passes=-1, sleep_ms=None):
     while a button is (or was just) held; the reader's tick (the countdown's seconds, the panel's
     flashing, a rival's move) every other pass, 20 ms apart, and on every pass with a button held;
     the collector every 4th pass (40 ms), the watchdog every 8th. While a button is held, and until
-    its release has settled, the passes come every 5 ms instead: the box answers a press sooner.
+    its release has settled, the passes come every 5 ms instead, and the one that takes a press
+    comes the moment it has settled (Buttons.next_read_ms): the box answers a press sooner.
 
     Where the board's buttons have a wake flag set by their pins' interrupts (the Pico's), the loop
     rests while nothing on the panel changes with time alone (resting.py: the game menu, a lobby, a
@@ -104,7 +105,7 @@ async def panel_loop(board, panel, collector, passes=-1, sleep_ms=None):
                 if shortages.reboot_due:
                     panel.short_of_memory()
             if buttons.busy:
-                await sleep_ms(HELD_READ_MS)  # a held button's press is seen sooner
+                await sleep_ms(buttons.next_read_ms(ticks_ms()))  # a held button's press is seen sooner
             elif wake is not None and at_rest(panel):
                 rested = True
                 await wake.wait()

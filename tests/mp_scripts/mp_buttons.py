@@ -14,6 +14,17 @@ def run(samples, long_presses="ABC"):
     return events
 
 
+def next_reads(samples):
+    """After each read of `samples` (as run's), how long the panel loop waits for its next read
+    (Buttons.next_read_ms), or None when no button is busy."""
+    buttons = Buttons(("A", "B", "C"))
+    waits = []
+    for now, held in samples:
+        buttons.poll(("A" in held, "B" in held, "C" in held), now)
+        waits.append(buttons.next_read_ms(now) if buttons.busy else None)
+    return waits
+
+
 def host_presses(presses):
     """The host board's buttons (boards/host.py, a held clock) read by the firmware's debouncer, as
     the panel loop reads them every 10 ms: each (button, ms) of `presses` is pressed the moment the
